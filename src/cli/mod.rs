@@ -1,0 +1,47 @@
+//! The command-line front: parses arguments and calls the library.
+
+mod validate;
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::diag::Diagnostic;
+
+/// Generate game dungeons from flow graphs and room templates.
+#[derive(Parser, Debug)]
+#[command(name = "dungeonflow", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Check flows and room templates and report every problem with its line and column.
+    Validate(validate::Args),
+}
+
+/// Runs the command line and returns the process exit code.
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Validate(args) => validate::run(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(diag) => {
+            report(&[diag]);
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Prints diagnostics to stderr, with colour when stderr is a terminal.
+pub fn report(diags: &[Diagnostic]) {
+    let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    for d in diags {
+        eprint!("{}", d.render(color));
+    }
+}

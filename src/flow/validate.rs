@@ -1,0 +1,480 @@
+//! Structural validation of a decoded flow against the room library.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::model::{Door, Flow, FlowEdge, FlowGraph, FlowNode, NodeKind, Placement};
+use crate::category;
+use crate::diag::{Diagnostic, did_you_mean, suggest};
+use crate::rooms::RoomLibrary;
+use crate::yaml::{Decoder, Sp};
+
+/// Checks a decoded flow: ids, edges, tree shape, categories, templates,
+/// degrees, keys and injections. Returns every problem found.
+pub fn validate_flow(flow: &Flow, library: &RoomLibrary) -> Vec<Diagnostic> {
+    let mut d = Decoder::new(&flow.file);
+    if let Some(g) = flow.graph() {
+        Checker { d: &mut d, flow, g, library }.run();
+    }
+    d.diags
+}
+
+struct Checker<'a> {
+    d: &'a mut Decoder,
+    flow: &'a Flow,
+    g: &'a FlowGraph,
+    library: &'a RoomLibrary,
+}
+
+impl Checker<'_> {
+    fn run(&mut self) {
+        let ids = self.unique_ids();
+        let edges_ok = self.edges_defined(&ids);
+        let entrance = self.single_entrance();
+        let parent = self.tree_shape(&ids);
+        if edges_ok {
+            if let Some(entrance) = entrance {
+                self.reachable(&entrance, &parent);
+            }
+            self.loops();
+            self.selectors();
+            self.keys(&parent);
+        }
+        self.categories_and_templates();
+        if edges_ok {
+            self.degrees();
+        }
+        self.injections();
+        self.warnings();
+    }
+
+    fn unique_ids(&mut self) -> BTreeSet<String> {
+        let mut seen: BTreeMap<&str, &FlowNode> = BTreeMap::new();
+        for n in &self.g.nodes {
+            if let Some(first) = seen.get(n.id.value.as_str()) {
+                self.d.diags.push(
+                    Diagnostic::error("flow::duplicate-node", format!("node id `{}` is used twice", n.id.value))
+                        .in_file(&self.flow.file)
+                        .label(n.id.span.clone(), "second definition")
+                        .label(first.id.span.clone(), "first defined here")
+                        .help("rename one of the nodes; ids are unique in a flow"),
+                );
+            } else {
+                seen.insert(&n.id.value, n);
+            }
+        }
+        seen.keys().map(|s| (*s).to_owned()).collect()
+    }
+
+    fn edges_defined(&mut self, ids: &BTreeSet<String>) -> bool {
+        let mut ok = true;
+        for e in self.g.edges.iter().chain(&self.g.loops) {
+            for end in [&e.from, &e.to] {
+                if !ids.contains(&end.value) {
+                    ok = false;
+                    let help = did_you_mean(&end.value, ids.iter().map(String::as_str))
+                        .unwrap_or_else(|| "declare it under `nodes:` or fix the name".to_owned());
+                    self.d.error(
+                        "flow::undefined-node",
+                        end.span.clone(),
+                        format!("edge names node `{}`, which is not defined", end.value),
+                        "undefined node",
+                        help,
+                    );
+                }
+            }
+        }
+        ok
+    }
+
+    fn single_entrance(&mut self) -> Option<String> {
+        let entrances: Vec<&FlowNode> = self
+            .g
+            .nodes
+            .iter()
+            .filter(|n| n.category.value == "entrance")
+            .collect();
+        match entrances.as_slice() {
+            [one] => {
+                if !matches!(one.kind, NodeKind::Room) {
+                    self.d.error(
+                        "flow::entrance-kind",
+                        one.id.span.clone(),
+                        "the entrance must be a single room, not a chain",
+                        "chain entrance",
+                        "make the entrance a plain node and hang the chain below it",
+                    );
+                }
+                if one.chance < 1.0 {
+                    self.d.error(
+                        "flow::optional-entrance",
+                        one.id.span.clone(),
+                        "the entrance has a chance below 1",
+                        "may not exist",
+                        "remove `chance:` from the entrance",
+                    );
+                }
+                Some(one.id.value.clone())
+            }
+            [] => {
+                self.d.error(
+                    "flow::no-entrance",
+                    self.flow.name.span.clone(),
+                    format!("flow `{}` has no entrance", self.flow.name.value),
+                    "no node has category `entrance`",
+                    "add a node like `start: entrance` and make it the root of the tree edges",
+                );
+                None
+            }
+            many => {
+                let mut diag = Diagnostic::error(
+                    "flow::several-entrances",
+                    format!("flow `{}` has {} entrances", self.flow.name.value, many.len()),
+                )
+                .in_file(&self.flow.file)
+                .help("a flow has exactly one entrance; make the others `normal` or `hub`");
+                for n in many {
+                    diag = diag.label(n.id.span.clone(), "entrance");
+                }
+                self.d.diags.push(diag);
+                None
+            }
+        }
+    }
+
+    /// Every node has at most one parent, and tree edges form no cycle.
+    fn tree_shape(&mut self, ids: &BTreeSet<String>) -> BTreeMap<String, String> {
+        let mut parent: BTreeMap<String, String> = BTreeMap::new();
+        for e in &self.g.edges {
+            if !ids.contains(&e.from.value) || !ids.contains(&e.to.value) {
+                continue; // reported as undefined
+            }
+            if e.from.value == e.to.value {
+                self.d.error(
+                    "flow::self-edge",
+                    e.to.span.clone(),
+                    format!("node `{}` is its own child", e.from.value),
+                    "edge to itself",
+                    "remove this edge",
+                );
+                continue;
+            }
+            if let Some(p) = parent.get(&e.to.value) {
+                self.d.error(
+                    "flow::two-parents",
+                    e.to.span.clone(),
+                    format!("node `{}` already has parent `{p}`; a tree edge cannot give it a second one", e.to.value),
+                    "second parent",
+                    format!("move `{} -> {}` under `loops:` (two-way `<->` or one-way `->`)", e.from.value, e.to.value),
+                );
+                continue;
+            }
+            // Adding from -> to closes a cycle when `from` already descends from `to`.
+            let mut cur = e.from.value.as_str();
+            let mut steps = 0;
+            let mut cycle = false;
+            while let Some(p) = parent.get(cur) {
+                if p == &e.to.value {
+                    cycle = true;
+                    break;
+                }
+                cur = p;
+                steps += 1;
+                if steps > self.g.nodes.len() {
+                    break;
+                }
+            }
+            if cycle || cur == e.to.value {
+                self.d.error(
+                    "flow::tree-cycle",
+                    e.to.span.clone(),
+                    format!("tree edge `{} -> {}` closes a cycle", e.from.value, e.to.value),
+                    "cycle in tree edges",
+                    "loops must be marked as loops: move this edge under `loops:`",
+                );
+                continue;
+            }
+            parent.insert(e.to.value.clone(), e.from.value.clone());
+        }
+        parent
+    }
+
+    fn reachable(&mut self, entrance: &str, parent: &BTreeMap<String, String>) {
+        for n in &self.g.nodes {
+            let mut cur = n.id.value.as_str();
+            let mut steps = 0;
+            while let Some(p) = parent.get(cur) {
+                cur = p;
+                steps += 1;
+                if steps > self.g.nodes.len() {
+                    break;
+                }
+            }
+            if cur != entrance {
+                self.d.error(
+                    "flow::unreachable",
+                    n.id.span.clone(),
+                    format!("node `{}` is not reachable from the entrance `{entrance}`", n.id.value),
+                    "no tree path from the entrance",
+                    format!("connect it with a tree edge, e.g. `- {entrance} -> {}`", n.id.value),
+                );
+            }
+        }
+    }
+
+    fn loops(&mut self) {
+        let tree: BTreeSet<(&str, &str)> = self
+            .g
+            .edges
+            .iter()
+            .flat_map(|e| [(e.from.value.as_str(), e.to.value.as_str()), (e.to.value.as_str(), e.from.value.as_str())])
+            .collect();
+        for e in &self.g.loops {
+            if e.from.value == e.to.value {
+                self.d.error("flow::self-edge", e.to.span.clone(), format!("loop from `{}` to itself", e.from.value), "loop to itself", "a loop joins two different rooms");
+                continue;
+            }
+            for end in [&e.from, &e.to] {
+                if let Some(n) = self.g.node(&end.value)
+                    && matches!(n.kind, NodeKind::Selector { .. })
+                {
+                    self.d.error("flow::loop-to-selector", end.span.clone(), format!("`{}` is a selector, not a room", end.value), "selector", "attach the loop to one of the selector's children");
+                }
+            }
+            if tree.contains(&(e.from.value.as_str(), e.to.value.as_str())) {
+                self.d.warning("flow::loop-duplicates-edge", e.span.clone(), format!("loop `{} - {}` joins two rooms that a tree edge already joins", e.from.value, e.to.value), "second connection", "rooms next to each other need no loop; remove it unless two doors are intended");
+            }
+        }
+    }
+
+    fn children<'b>(&'b self, id: &'b str) -> impl Iterator<Item = &'b FlowEdge> + 'b {
+        self.g.edges.iter().filter(move |e| e.from.value == id)
+    }
+
+    fn selectors(&mut self) {
+        for n in &self.g.nodes {
+            let NodeKind::Selector { pick } = &n.kind else { continue };
+            let kids = self.children(&n.id.value).count() as u32;
+            if kids == 0 {
+                self.d.error("flow::empty-selector", n.id.span.clone(), format!("selector `{}` has no children", n.id.value), "nothing to select", "add tree edges from the selector to the alternatives");
+            } else if pick.value.0 > kids {
+                self.d.error("flow::selector-too-many", pick.span.clone(), format!("selector `{}` must pick at least {} of only {kids} children", n.id.value, pick.value.0), "more than it has", format!("pick at most {kids}"));
+            } else if pick.value.1 >= kids && pick.value.0 >= kids {
+                self.d.warning("flow::selector-picks-all", pick.span.clone(), format!("selector `{}` always picks all {kids} children", n.id.value), "no choice", "lower the range or remove the selector");
+            }
+        }
+    }
+
+    fn keys(&mut self, parent: &BTreeMap<String, String>) {
+        let mut holders: BTreeMap<&str, Vec<&FlowNode>> = BTreeMap::new();
+        for n in &self.g.nodes {
+            for k in &n.keys {
+                holders.entry(k.value.as_str()).or_default().push(n);
+            }
+        }
+        let mut locks: BTreeSet<&str> = BTreeSet::new();
+        let locked: Vec<(&str, &Sp<String>)> = self
+            .g
+            .nodes
+            .iter()
+            .filter_map(|n| match &n.door {
+                Door::Locked(Some(k)) => Some((n.id.value.as_str(), k)),
+                _ => None,
+            })
+            .chain(self.g.edges.iter().chain(&self.g.loops).filter_map(|e| match &e.door {
+                Door::Locked(Some(k)) => Some((e.to.value.as_str(), k)),
+                _ => None,
+            }))
+            .collect();
+        for (behind, key) in locked {
+            locks.insert(&key.value);
+            for holder in holders.get(key.value.as_str()).into_iter().flatten() {
+                let mut cur = holder.id.value.as_str();
+                let mut inside = cur == behind;
+                let mut steps = 0;
+                while !inside && let Some(p) = parent.get(cur) {
+                    cur = p;
+                    inside = cur == behind;
+                    steps += 1;
+                    if steps > self.g.nodes.len() {
+                        break;
+                    }
+                }
+                if inside {
+                    self.d.diags.push(
+                        Diagnostic::error("flow::key-behind-lock", format!("key `{}` is behind its own lock", key.value))
+                            .in_file(&self.flow.file)
+                            .label(key.span.clone(), "this lock needs the key")
+                            .label(holder.id.span.clone(), "which is placed in a room behind it")
+                            .help("place the key in a room reachable before the lock (an ancestor), or leave `keys:` out to place it automatically"),
+                    );
+                }
+            }
+        }
+        for (key, nodes) in holders {
+            if !locks.contains(key) {
+                for n in nodes {
+                    let span = n.keys.iter().find(|k| k.value == key).map_or(n.id.span.clone(), |k| k.span.clone());
+                    self.d.warning("flow::unused-key", span, format!("key `{key}` opens no lock"), "no `lock: {key}` anywhere", "add `lock:` on the door it should open, or remove it");
+                }
+            }
+        }
+    }
+
+    fn known_categories(&self) -> Vec<&str> {
+        let mut known: Vec<&str> = category::BUILTIN.to_vec();
+        known.extend(self.library.categories());
+        known.extend(self.g.categories.iter().map(|c| c.value.as_str()));
+        known.sort_unstable();
+        known.dedup();
+        known
+    }
+
+    fn check_category(&mut self, c: &Sp<String>) -> bool {
+        let known = self.known_categories();
+        if c.value.is_empty() {
+            return false; // already reported as missing
+        }
+        if known.contains(&c.value.as_str()) {
+            return true;
+        }
+        self.d.error(
+            "flow::unknown-category",
+            c.span.clone(),
+            format!("unknown category `{}`", c.value),
+            "no such category",
+            format!("{}; declare new ones under `categories:`", suggest(&c.value, &known)),
+        );
+        false
+    }
+
+    fn check_template(&mut self, t: &Sp<String>, category: &str) -> bool {
+        match self.library.get(&t.value) {
+            Some(tpl) => {
+                if tpl.category != category {
+                    self.d.warning("flow::template-category", t.span.clone(), format!("template `{}` is a `{}` room, used for a `{category}` node", t.value, tpl.category), "category differs", "check that this is the template you meant");
+                }
+                true
+            }
+            None => {
+                let help = did_you_mean(&t.value, self.library.names()).unwrap_or_else(|| "run `dungeonflow validate` on your rooms folder, or fix the name".to_owned());
+                self.d.error("flow::unknown-template", t.span.clone(), format!("no room template is named `{}`", t.value), "unknown template", help);
+                false
+            }
+        }
+    }
+
+    fn check_pool(&mut self, pool: &[Sp<String>]) -> bool {
+        let mut ok = true;
+        for tag in pool {
+            if !self.library.has_tag(&tag.value) {
+                ok = false;
+                self.d.error("flow::unknown-pool", tag.span.clone(), format!("no room template has the tag `{}`", tag.value), "empty pool", "tag some templates with it (`tags: [...]`) or fix the name");
+            }
+        }
+        ok
+    }
+
+    fn categories_and_templates(&mut self) {
+        for n in &self.g.nodes {
+            if matches!(n.kind, NodeKind::Selector { .. }) {
+                continue;
+            }
+            if self.check_category(&n.category)
+                && let Some(t) = &n.template
+            {
+                self.check_template(t, &n.category.value);
+            }
+            self.check_pool(&n.pool);
+            if n.chance == 0.0 {
+                self.d.warning("flow::never-exists", n.id.span.clone(), format!("node `{}` has chance 0 and never exists", n.id.value), "chance 0", "remove the node or raise its chance");
+            }
+        }
+    }
+
+    /// Tree children a node has, counting a selector child as the most it can pick.
+    fn outgoing(&self, id: &str) -> usize {
+        let mut count = 0;
+        for e in self.children(id) {
+            count += match self.g.node(&e.to.value).map(|n| &n.kind) {
+                Some(NodeKind::Selector { pick }) => pick.value.1 as usize,
+                _ => 1,
+            };
+        }
+        count + self.g.loops.iter().filter(|e| e.from.value == id || e.to.value == id).count()
+    }
+
+    fn degrees(&mut self) {
+        let has_parent: BTreeSet<&str> = self.g.edges.iter().map(|e| e.to.value.as_str()).collect();
+        for n in &self.g.nodes {
+            let (needs_parent, outgoing) = (has_parent.contains(n.id.value.as_str()), self.outgoing(&n.id.value));
+            let requirements: Vec<(bool, usize)> = match &n.kind {
+                NodeKind::Selector { .. } => continue,
+                NodeKind::Chain(c) if !c.rules.is_empty() => continue,
+                NodeKind::Chain(c) if c.length.value.1 >= 2 => vec![(needs_parent, 1), (true, outgoing)],
+                _ => vec![(needs_parent, outgoing)],
+            };
+            if n.category.value == "connector" || !self.known_categories().contains(&n.category.value.as_str()) {
+                continue;
+            }
+            let pool: Vec<String> = n.pool.iter().map(|p| p.value.clone()).collect();
+            let candidates: Vec<_> = match &n.template {
+                Some(t) => self.library.get(&t.value).into_iter().collect(),
+                None => self.library.candidates(&n.category.value, &pool).collect(),
+            };
+            if candidates.is_empty() {
+                if n.template.is_none() && !n.optional {
+                    self.d.error("flow::no-template", n.category.span.clone(), format!("no room template has category `{}`{}", n.category.value, if pool.is_empty() { String::new() } else { format!(" and tags {pool:?}") }), "nothing to build this room from", "add a template of this category to `rooms/`, or mark the node `optional: true`");
+                }
+                continue;
+            }
+            for (p, out) in requirements {
+                if !candidates.iter().any(|t| t.fits_degree(p, out)) {
+                    let need = out + usize::from(p);
+                    let most = candidates.iter().map(|t| t.usable_exits()).max().unwrap_or(0);
+                    self.d.error(
+                        "flow::not-enough-exits",
+                        n.id.span.clone(),
+                        format!("node `{}` needs a `{}` room with {need} usable exits, but the best template has {most}", n.id.value, n.category.value),
+                        format!("{need} connections"),
+                        "add a template with more exits, move some edges to another node, or insert a hub",
+                    );
+                    break;
+                }
+            }
+        }
+    }
+
+    fn injections(&mut self) {
+        let has = |c: &str| self.g.nodes.iter().any(|n| n.category.value == c);
+        let (has_boss, has_hub) = (has("boss"), has("hub"));
+        for group in &self.g.injections {
+            for inj in &group.entries {
+                if self.check_category(&inj.room.category)
+                    && let Some(t) = &inj.room.template
+                {
+                    self.check_template(t, &inj.room.category.value);
+                }
+                self.check_pool(&inj.room.pool);
+                for (p, _) in &inj.placements {
+                    let missing = match p {
+                        Placement::AfterBoss if !has_boss => Some("boss"),
+                        Placement::HubAdjacentChainStart | Placement::HubAdjacentNoLink if !has_hub => Some("hub"),
+                        _ => None,
+                    };
+                    if let Some(c) = missing {
+                        self.d.warning("flow::placement-never-fits", inj.span.clone(), format!("injection `{}` may be placed `{}` but the flow has no {c} room", inj.name.value, p.name()), "cannot be placed there", format!("add a {c} node or another placement"));
+                    }
+                }
+                if inj.chance == 0.0 {
+                    self.d.warning("flow::never-exists", inj.span.clone(), format!("injection `{}` has chance 0", inj.name.value), "never spawns", "remove it or raise `chance:`");
+                }
+            }
+        }
+    }
+
+    fn warnings(&mut self) {
+        if !self.g.nodes.iter().any(|n| n.category.value == "boss" || n.category.value == "exit") {
+            self.d.warning("flow::no-goal", self.flow.name.span.clone(), format!("flow `{}` has neither a boss nor an exit room", self.flow.name.value), "no goal", "add a `boss` or `exit` node so the level has an end");
+        }
+    }
+}

@@ -1,0 +1,18 @@
+//! dungeonflow: generate game dungeons from flow graphs and room templates.
+//!
+//! The pipeline (see the README's design section):
+//! load ([`project`]) → validate ([`flow::validate_flow`]) → expand → decompose →
+//! lay out → assemble → render. Every stage is a module with one entry point and
+//! plain data between stages.
+
+pub mod category;
+pub mod cli;
+pub mod diag;
+pub mod flow;
+pub mod geom;
+pub mod project;
+pub mod rooms;
+pub mod yaml;
+
+pub use diag::{Diagnostic, Severity, SourceFile};
+pub use project::Project;

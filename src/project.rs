@@ -1,0 +1,240 @@
+//! A project: the room library and flows from the bundled content plus any
+//! folders or files the user names.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use include_dir::{Dir, include_dir};
+
+use crate::diag::{Diagnostic, SourceFile};
+use crate::flow::{Flow, load_flow_file, validate_flow};
+use crate::rooms::{RoomLibrary, RoomTemplate, load_room_file};
+use crate::yaml::MAX_FILE_BYTES;
+
+static BUNDLED_FLOWS: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/flows");
+static BUNDLED_ROOMS: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/rooms");
+
+/// The flow used when none is named.
+pub const DEFAULT_FLOW: &str = "classic";
+
+/// Whether a file holds room templates or a flow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    /// Room templates.
+    Room,
+    /// A flow.
+    Flow,
+}
+
+/// A file to load, with its text.
+#[derive(Clone, Debug)]
+pub struct Source {
+    /// The file and its text.
+    pub file: Arc<SourceFile>,
+    /// What it holds.
+    pub kind: FileKind,
+    /// Whether it is bundled content (embedded in the binary).
+    pub bundled: bool,
+}
+
+/// Everything loaded: templates and flows, plus what was wrong with them.
+#[derive(Debug, Default)]
+pub struct Project {
+    /// All room templates.
+    pub library: RoomLibrary,
+    /// Usable (error-free) flows by name; later layers override earlier ones.
+    pub flows: BTreeMap<String, Flow>,
+    /// Every diagnostic found while loading and validating.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Files read: name, kind, and whether bundled.
+    pub files: Vec<(String, FileKind, bool)>,
+}
+
+impl Project {
+    /// The bundled flows and rooms only.
+    pub fn bundled() -> Project {
+        Project::load(&[])
+    }
+
+    /// The bundled content, overridden and extended by `paths` (files, folders,
+    /// or project folders holding `flows/` and `rooms/`).
+    pub fn load(paths: &[PathBuf]) -> Project {
+        let mut layers = vec![bundled_sources()];
+        let mut io_diags = Vec::new();
+        if !paths.is_empty() {
+            let mut user = Vec::new();
+            for p in paths {
+                collect_path(p, None, &mut user, &mut io_diags);
+            }
+            layers.push(user);
+        }
+        let mut project = Project::from_layers(layers);
+        project.diagnostics.splice(0..0, io_diags);
+        project
+    }
+
+    /// Builds a project from layers of sources; each layer may override the
+    /// previous ones by template or flow name.
+    pub fn from_layers(layers: Vec<Vec<Source>>) -> Project {
+        let mut project = Project::default();
+        let mut flows: BTreeMap<String, (Flow, bool)> = BTreeMap::new();
+        for layer in layers {
+            let mut templates: Vec<RoomTemplate> = Vec::new();
+            let mut layer_flows: BTreeMap<String, Arc<SourceFile>> = BTreeMap::new();
+            for src in layer {
+                project.files.push((src.file.name.clone(), src.kind, src.bundled));
+                match src.kind {
+                    FileKind::Room => {
+                        let (t, d) = load_room_file(&src.file);
+                        templates.extend(t);
+                        project.diagnostics.extend(d);
+                    }
+                    FileKind::Flow => {
+                        let (f, d) = load_flow_file(&src.file);
+                        let clean = !d.iter().any(Diagnostic::is_error);
+                        project.diagnostics.extend(d);
+                        if let Some(f) = f {
+                            if let Some(first) = layer_flows.get(&f.name.value) {
+                                project.diagnostics.push(
+                                    Diagnostic::error("flow::duplicate-name", format!("two flows are named `{}`", f.name.value))
+                                        .in_file(&f.file)
+                                        .label(f.name.span.clone(), "second flow with this name")
+                                        .help(format!("flow names are unique; the first is in {}", first.name)),
+                                );
+                                continue;
+                            }
+                            layer_flows.insert(f.name.value.clone(), Arc::clone(&f.file));
+                            flows.insert(f.name.value.clone(), (f, clean));
+                        }
+                    }
+                }
+            }
+            project.library.add_layer(templates, &mut project.diagnostics);
+        }
+        // Only the flows that survive overriding are checked and kept.
+        for (name, (flow, clean)) in flows {
+            let diags = validate_flow(&flow, &project.library);
+            let usable = clean && !diags.iter().any(Diagnostic::is_error);
+            project.diagnostics.extend(diags);
+            if usable {
+                project.flows.insert(name, flow);
+            }
+        }
+        project
+    }
+
+    /// Whether any error (not warning) was found.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    /// The flow named `name`, or loaded from the file at that path.
+    pub fn flow(&self, name_or_path: &str) -> Option<&Flow> {
+        self.flows.get(name_or_path).or_else(|| {
+            let stem = Path::new(name_or_path).file_stem()?.to_str()?;
+            self.flows
+                .values()
+                .find(|f| f.file.name == name_or_path)
+                .or_else(|| self.flows.get(stem))
+        })
+    }
+}
+
+fn bundled_sources() -> Vec<Source> {
+    let mut out = Vec::new();
+    for (dir, kind, prefix) in [(&BUNDLED_ROOMS, FileKind::Room, "rooms"), (&BUNDLED_FLOWS, FileKind::Flow, "flows")] {
+        let mut files: Vec<&include_dir::File> = Vec::new();
+        collect_embedded(dir, &mut files);
+        files.sort_by_key(|f| f.path());
+        for f in files {
+            if let Some(text) = f.contents_utf8() {
+                let name = format!("bundled:{prefix}/{}", f.path().display());
+                out.push(Source { file: SourceFile::new(name, text), kind, bundled: true });
+            }
+        }
+    }
+    out
+}
+
+fn collect_embedded<'a>(dir: &'a Dir<'a>, out: &mut Vec<&'a include_dir::File<'a>>) {
+    for f in dir.files() {
+        if is_yaml(f.path()) {
+            out.push(f);
+        }
+    }
+    for d in dir.dirs() {
+        collect_embedded(d, out);
+    }
+}
+
+fn is_yaml(p: &Path) -> bool {
+    matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml"))
+}
+
+/// Reads the files named by `path` (recursively for folders).
+pub fn collect_path(path: &Path, kind: Option<FileKind>, out: &mut Vec<Source>, diags: &mut Vec<Diagnostic>) {
+    if path.is_dir() {
+        let sub = |name: &str| path.join(name);
+        if kind.is_none() && (sub("flows").is_dir() || sub("rooms").is_dir()) {
+            for (name, k) in [("rooms", FileKind::Room), ("flows", FileKind::Flow)] {
+                if sub(name).is_dir() {
+                    collect_path(&sub(name), Some(k), out, diags);
+                }
+            }
+            return;
+        }
+        let kind = kind.or(match path.file_name().and_then(|n| n.to_str()) {
+            Some("rooms") => Some(FileKind::Room),
+            Some("flows") => Some(FileKind::Flow),
+            _ => None,
+        });
+        let mut entries: Vec<PathBuf> = match std::fs::read_dir(path) {
+            Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
+            Err(e) => {
+                diags.push(Diagnostic::error("io::read", format!("cannot read folder {}: {e}", path.display())));
+                return;
+            }
+        };
+        entries.sort();
+        for e in entries {
+            if e.is_dir() || is_yaml(&e) {
+                collect_path(&e, kind, out, diags);
+            }
+        }
+        return;
+    }
+    match read_text(path) {
+        Ok(text) => {
+            let kind = kind.unwrap_or_else(|| sniff_kind(path, &text));
+            out.push(Source { file: SourceFile::new(path.display().to_string(), text), kind, bundled: false });
+        }
+        Err(d) => diags.push(d),
+    }
+}
+
+/// Reads a UTF-8 text file of at most [`MAX_FILE_BYTES`].
+pub fn read_text(path: &Path) -> Result<String, Diagnostic> {
+    let meta = std::fs::metadata(path)
+        .map_err(|e| Diagnostic::error("io::read", format!("cannot read {}: {e}", path.display())))?;
+    if meta.len() > MAX_FILE_BYTES as u64 {
+        return Err(Diagnostic::error(
+            "yaml::too-large",
+            format!("{} is {} bytes, over the limit of {MAX_FILE_BYTES} bytes", path.display(), meta.len()),
+        )
+        .help("flow and room files are small; check that this is the right file"));
+    }
+    let bytes = std::fs::read(path)
+        .map_err(|e| Diagnostic::error("io::read", format!("cannot read {}: {e}", path.display())))?;
+    String::from_utf8(bytes).map_err(|e| {
+        Diagnostic::error("io::not-utf8", format!("{} is not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()))
+            .help("save the file as UTF-8")
+    })
+}
+
+/// Classifies a file outside `flows/` and `rooms/` by its top-level keys.
+fn sniff_kind(path: &Path, text: &str) -> FileKind {
+    let in_rooms = path.components().any(|c| c.as_os_str() == "rooms");
+    let room_key = text.lines().any(|l| l.starts_with("art:") || l.starts_with("rooms:"));
+    if in_rooms || room_key { FileKind::Room } else { FileKind::Flow }
+}

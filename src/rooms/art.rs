@@ -1,0 +1,213 @@
+//! Tile art: turning the ASCII picture of a room into tiles and exits.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use super::model::Tile;
+use crate::geom::{Dir, Pos};
+use crate::yaml::Decoder;
+
+/// Largest template side, in tiles.
+pub const MAX_SIDE: usize = 128;
+
+/// The built-in legend. Upper-case letters `A`-`Z` are exits.
+pub const DEFAULT_LEGEND: [(char, Tile); 5] = [
+    ('#', Tile::Wall),
+    ('.', Tile::Floor),
+    ('~', Tile::Void),
+    ('o', Tile::Pillar),
+    ('^', Tile::Pit),
+];
+
+/// The art decoded into tiles, with the exit letters still to resolve.
+pub struct Art {
+    /// Width in tiles.
+    pub width: i32,
+    /// Height in tiles.
+    pub height: i32,
+    /// Row-major tiles; exit cells are `Wall` (sealed until used).
+    pub tiles: Vec<Tile>,
+    /// Exit letter -> its cells, in reading order.
+    pub letters: BTreeMap<char, Vec<Pos>>,
+    /// Byte offset of every art cell in the file, when the art is a block scalar.
+    cell_offsets: Option<Vec<Vec<usize>>>,
+    /// Span of the whole art node.
+    span: Range<usize>,
+}
+
+impl Art {
+    /// The byte span of a cell, for labels.
+    pub fn cell_span(&self, p: Pos) -> Range<usize> {
+        match &self.cell_offsets {
+            Some(rows) => rows
+                .get(p.y as usize)
+                .and_then(|r| r.get(p.x as usize))
+                .map_or(self.span.clone(), |&o| o..o + 1),
+            None => self.span.clone(),
+        }
+    }
+
+    /// The tile at `p`, `Void` outside.
+    pub fn tile(&self, p: Pos) -> Tile {
+        if p.x < 0 || p.y < 0 || p.x >= self.width || p.y >= self.height {
+            Tile::Void
+        } else {
+            self.tiles[(p.y * self.width + p.x) as usize]
+        }
+    }
+
+    /// The direction an exit cell faces: the one side that is outside, whose
+    /// opposite side is inside the room. `None` when there is no such side.
+    pub fn facing(&self, p: Pos) -> Option<Dir> {
+        let mut found = None;
+        for dir in Dir::ALL {
+            let out = self.tile(p.step(dir));
+            let inside = self.tile(p.step(dir.opposite()));
+            if out == Tile::Void && inside.is_inside() {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some(dir);
+            }
+        }
+        found
+    }
+}
+
+/// Decodes `text` (the value of `art:` at `span`) with `legend` overrides.
+pub fn parse_art(
+    d: &mut Decoder,
+    text: &str,
+    span: Range<usize>,
+    legend: &BTreeMap<char, Tile>,
+) -> Option<Art> {
+    let rows: Vec<&str> = text.strip_suffix('\n').unwrap_or(text).split('\n').collect();
+    let cell_offsets = locate_cells(&d.file.text, span.start, &rows);
+    let mut art = Art {
+        width: 0,
+        height: rows.len() as i32,
+        tiles: Vec::new(),
+        letters: BTreeMap::new(),
+        cell_offsets,
+        span: span.clone(),
+    };
+    if text.trim().is_empty() {
+        d.error(
+            "room::empty-art",
+            span,
+            "the room's art is empty",
+            "no tiles",
+            "draw the room with `#` walls, `.` floor and letters for exits",
+        );
+        return None;
+    }
+    let width = rows[0].chars().count();
+    if width > MAX_SIDE || rows.len() > MAX_SIDE {
+        d.error(
+            "room::too-large",
+            span,
+            format!(
+                "the art is {width}x{} tiles, over the limit of {MAX_SIDE}x{MAX_SIDE}",
+                rows.len()
+            ),
+            "too large",
+            "split a huge area into several rooms",
+        );
+        return None;
+    }
+    art.width = width as i32;
+    let mut ok = true;
+    for (y, row) in rows.iter().enumerate() {
+        let w = row.chars().count();
+        if w != width {
+            let at = art.cell_span(Pos::new(w.min(width).saturating_sub(1) as i32, y as i32));
+            d.error(
+                "room::art-not-rectangular",
+                at,
+                format!("art row {} is {w} tiles wide, but the first row is {width}", y + 1),
+                format!("row {} ends here", y + 1),
+                "every row must have the same width; fill the outside of a shaped room with `~`",
+            );
+            ok = false;
+        }
+    }
+    if !ok {
+        return None;
+    }
+    let mut unknown = 0;
+    for (y, row) in rows.iter().enumerate() {
+        for (x, c) in row.chars().enumerate() {
+            let p = Pos::new(x as i32, y as i32);
+            let tile = if c.is_ascii_uppercase() {
+                art.letters.entry(c).or_default().push(p);
+                Tile::Wall
+            } else if let Some(t) = legend.get(&c) {
+                *t
+            } else {
+                if unknown < 5 {
+                    d.error(
+                        "room::unknown-tile",
+                        art.cell_span(p),
+                        format!("unknown tile character `{}` at column {}, row {}", c.escape_debug(), x + 1, y + 1),
+                        "not in the legend",
+                        "use `#` wall, `.` floor, `~` outside, `o` pillar, `^` pit, A-Z for exits, or add it under `legend:`",
+                    );
+                }
+                unknown += 1;
+                ok = false;
+                Tile::Void
+            };
+            art.tiles.push(tile);
+        }
+    }
+    if !ok {
+        return None;
+    }
+    check_enclosed(d, &art);
+    Some(art)
+}
+
+/// Every floor tile must be walled in: no floor next to the outside.
+fn check_enclosed(d: &mut Decoder, art: &Art) {
+    for y in 0..art.height {
+        for x in 0..art.width {
+            let p = Pos::new(x, y);
+            if !art.tile(p).is_inside() {
+                continue;
+            }
+            let open = (-1..=1)
+                .flat_map(|dy| (-1..=1).map(move |dx| Pos::new(x + dx, y + dy)))
+                .any(|q| art.tile(q) == Tile::Void);
+            if open {
+                d.error(
+                    "room::floor-not-enclosed",
+                    art.cell_span(p),
+                    format!("floor at column {}, row {} touches the outside of the room", x + 1, y + 1),
+                    "no wall between this tile and the outside",
+                    "surround the room's floor with `#` walls (exits are letters in the wall)",
+                );
+                return;
+            }
+        }
+    }
+}
+
+/// Byte offsets of every character of a block-scalar art in the file, or
+/// `None` when the art cannot be found verbatim (e.g. a quoted string).
+fn locate_cells(source: &str, start: usize, rows: &[&str]) -> Option<Vec<Vec<usize>>> {
+    let line_start = source[..start.min(source.len())].rfind('\n').map_or(0, |i| i + 1);
+    let indent = start.checked_sub(line_start)?;
+    let mut out = Vec::with_capacity(rows.len());
+    let mut line = line_start;
+    for (i, row) in rows.iter().enumerate() {
+        if i > 0 {
+            line += source.get(line..)?.find('\n')? + 1;
+        }
+        let begin = line + indent;
+        if !row.is_empty() && source.get(begin..begin + row.len())? != *row {
+            return None;
+        }
+        out.push(row.char_indices().map(|(o, _)| begin + o).collect());
+    }
+    Some(out)
+}

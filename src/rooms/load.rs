@@ -1,0 +1,382 @@
+//! Decoding room template files.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::art::{Art, DEFAULT_LEGEND, parse_art};
+use super::model::{Exit, ExitKind, Origin, RoomTemplate, Tile};
+use crate::category::check_category_spelling;
+use crate::diag::{Diagnostic, SourceFile};
+use crate::geom::{Dir, Pos};
+use crate::yaml::{Decoder, Fields, Node, Value, parse};
+
+const ROOM_FIELDS: &[&str] = &["name", "category", "tags", "weight", "legend", "art", "exits"];
+const EXIT_FIELDS: &[&str] = &["group", "kind", "at", "dir", "width"];
+
+/// Loads every template of one room file: a single template, or `rooms:` with a list.
+///
+/// Returns the templates that decoded cleanly and every diagnostic found.
+pub fn load_room_file(file: &Arc<SourceFile>) -> (Vec<RoomTemplate>, Vec<Diagnostic>) {
+    let root = match parse(file) {
+        Ok(root) => root,
+        Err(diag) => return (Vec::new(), vec![diag]),
+    };
+    let mut d = Decoder::new(file);
+    let mut out = Vec::new();
+    if let Some(mut fields) = d.map(&root, "a room file") {
+        if let Some(list) = fields.get("rooms") {
+            fields.finish(&mut d, "a room file with `rooms:`", &["rooms"]);
+            for item in d.list(list, "`rooms`") {
+                if let Some(t) = decode_template(&mut d, item) {
+                    out.push(t);
+                }
+            }
+        } else if let Some(t) = decode_fields(&mut d, fields) {
+            out.push(t);
+        }
+    }
+    (out, d.diags)
+}
+
+fn decode_template(d: &mut Decoder, node: &Node) -> Option<RoomTemplate> {
+    let fields = d.map(node, "a room template")?;
+    decode_fields(d, fields)
+}
+
+fn decode_fields(d: &mut Decoder, mut f: Fields) -> Option<RoomTemplate> {
+    let errors_before = d.diags.iter().filter(|x| x.is_error()).count();
+    let name = f
+        .require(d, "name", "the room template")
+        .and_then(|n| d.name(n, "`name`"));
+    if let Some(name) = &name {
+        check_identifier(d, &name.value, name.span.clone(), "template name");
+    }
+    let category = f
+        .require(d, "category", "the room template")
+        .and_then(|n| d.string(n, "`category`"));
+    if let Some(c) = &category {
+        check_category_spelling(d, c);
+    }
+    let tags = f.get("tags").map_or_else(Vec::new, |n| {
+        d.list(n, "`tags`")
+            .into_iter()
+            .filter_map(|t| d.name(t, "a tag").map(|s| s.value))
+            .collect()
+    });
+    let weight = f
+        .get("weight")
+        .map_or(Some(1.0), |n| d.weight(n, "`weight`").map(|w| w.value));
+    let legend = decode_legend(d, f.get("legend"));
+    let art_node = f.require(d, "art", "the room template");
+    let exits_node = f.get("exits");
+    f.finish(d, "a room template", ROOM_FIELDS);
+
+    let art = art_node.and_then(|n| {
+        let text = d.string(n, "`art`")?;
+        parse_art(d, &text.value, n.span.clone(), &legend)
+    })?;
+    let exits = resolve_exits(d, &art, exits_node, f_span(art_node));
+    let failed = d.diags.iter().filter(|x| x.is_error()).count() > errors_before;
+    let (name, category) = (name?, category?);
+    if failed {
+        return None;
+    }
+    Some(RoomTemplate {
+        name: name.value,
+        category: category.value,
+        tags,
+        weight: weight?,
+        width: art.width,
+        height: art.height,
+        tiles: art.tiles,
+        exits,
+        origin: Origin {
+            file: Arc::clone(&d.file),
+            span: name.span,
+        },
+    })
+}
+
+fn f_span(n: Option<&Node>) -> std::ops::Range<usize> {
+    n.map_or(0..0, |n| n.span.clone())
+}
+
+/// Template and exit names are identifiers: letters, digits, `_` and `-`.
+fn check_identifier(d: &mut Decoder, name: &str, span: std::ops::Range<usize>, what: &str) {
+    let ok = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if !ok {
+        d.error(
+            "room::bad-name",
+            span,
+            format!("{what} `{name}` has characters other than letters, digits, `_` and `-`"),
+            "invalid name",
+            "use a name like `crypt_small_2`",
+        );
+    }
+}
+
+fn decode_legend(d: &mut Decoder, node: Option<&Node>) -> BTreeMap<char, Tile> {
+    let mut legend: BTreeMap<char, Tile> = DEFAULT_LEGEND.into_iter().collect();
+    let Some(node) = node else { return legend };
+    let Some(mut fields) = d.map(node, "`legend`") else {
+        return legend;
+    };
+    let names = ["void", "wall", "floor", "pillar", "pit"];
+    for (k, v) in fields.rest() {
+        let Some(key) = d.name(k, "a legend character") else {
+            continue;
+        };
+        let mut chars = key.value.chars();
+        let (Some(c), None) = (chars.next(), chars.next()) else {
+            d.error(
+                "room::bad-legend",
+                k.span.clone(),
+                format!("legend key `{}` is not a single character", key.value),
+                "one character expected",
+                "map one character to a tile kind, e.g. `'T': pillar`",
+            );
+            continue;
+        };
+        if c.is_ascii_uppercase() {
+            d.error(
+                "room::bad-legend",
+                k.span.clone(),
+                format!("legend key `{c}` is an upper-case letter, which marks exits"),
+                "reserved for exits",
+                "pick a lower-case letter or a symbol",
+            );
+            continue;
+        }
+        if let Some(kind) = d.one_of(v, "tile kind", &names) {
+            legend.insert(c, Tile::parse(&kind.value).unwrap_or(Tile::Void));
+        }
+    }
+    fields.finish(d, "`legend`", &[]);
+    legend
+}
+
+/// Builds the exit list from the art's letters and the `exits:` section.
+fn resolve_exits(
+    d: &mut Decoder,
+    art: &Art,
+    node: Option<&Node>,
+    art_span: std::ops::Range<usize>,
+) -> Vec<Exit> {
+    let mut specs: BTreeMap<String, (&Node, &Node)> = BTreeMap::new();
+    if let Some(node) = node
+        && let Some(mut fields) = d.map(node, "`exits`")
+    {
+        for (k, v) in fields.rest() {
+            if let Some(name) = d.name(k, "an exit name") {
+                specs.insert(name.value, (k, v));
+            }
+        }
+    }
+    let mut exits = Vec::new();
+    for (&letter, cells) in &art.letters {
+        let spec = specs.remove(&letter.to_string());
+        if let Some(exit) = art_exit(d, art, letter, cells, spec) {
+            exits.push(exit);
+        }
+    }
+    for (name, (k, v)) in specs {
+        if let Some(exit) = explicit_exit(d, art, name, k, v) {
+            exits.push(exit);
+        }
+    }
+    if exits.is_empty() && !d.has_errors() {
+        d.error(
+            "room::no-exits",
+            art_span,
+            "the room has no exits",
+            "no exit letters in this art",
+            "mark at least one door in the wall with an upper-case letter, e.g. `#A#`",
+        );
+    }
+    exits
+}
+
+struct ExitAttrs {
+    group: Option<String>,
+    kind: ExitKind,
+    dir: Option<(Dir, std::ops::Range<usize>)>,
+    at: Option<(Pos, std::ops::Range<usize>)>,
+    width: Option<u32>,
+}
+
+fn exit_attrs(d: &mut Decoder, node: &Node) -> ExitAttrs {
+    let mut attrs = ExitAttrs {
+        group: None,
+        kind: ExitKind::Any,
+        dir: None,
+        at: None,
+        width: None,
+    };
+    if matches!(node.value, Value::Null) {
+        return attrs;
+    }
+    let Some(mut f) = d.map(node, "an exit") else {
+        return attrs;
+    };
+    attrs.group = f.get("group").and_then(|n| d.name(n, "`group`")).map(|s| s.value);
+    if let Some(n) = f.get("kind")
+        && let Some(k) = d.one_of(n, "exit kind", &ExitKind::NAMES)
+    {
+        attrs.kind = ExitKind::parse(&k.value).unwrap_or(ExitKind::Any);
+    }
+    if let Some(n) = f.get("dir")
+        && let Some(s) = d.one_of(n, "direction", &["north", "east", "south", "west"])
+    {
+        attrs.dir = Dir::parse(&s.value).map(|dir| (dir, n.span.clone()));
+    }
+    if let Some(n) = f.get("at") {
+        let xy: Vec<_> = d.list(n, "`at`");
+        match xy.as_slice() {
+            [x, y] => {
+                if let (Some(x), Some(y)) = (d.count(x, "x", 1000), d.count(y, "y", 1000)) {
+                    attrs.at = Some((Pos::new(x.value as i32, y.value as i32), n.span.clone()));
+                }
+            }
+            _ => d.error(
+                "room::bad-exit",
+                n.span.clone(),
+                "`at` must be a pair [x, y]",
+                "expected [x, y]",
+                "write the exit's first tile as `at: [x, y]`, 0-based from the top-left",
+            ),
+        }
+    }
+    attrs.width = f.get("width").and_then(|n| d.count(n, "`width`", 64)).map(|w| w.value);
+    f.finish(d, "an exit", EXIT_FIELDS);
+    attrs
+}
+
+fn art_exit(
+    d: &mut Decoder,
+    art: &Art,
+    letter: char,
+    cells: &[Pos],
+    spec: Option<(&Node, &Node)>,
+) -> Option<Exit> {
+    let attrs = spec.map(|(_, v)| exit_attrs(d, v));
+    let first = art.cell_span(cells[0]);
+    let horizontal = cells.iter().all(|c| c.y == cells[0].y);
+    let vertical = cells.iter().all(|c| c.x == cells[0].x);
+    let contiguous = cells.windows(2).all(|w| w[0].manhattan(w[1]) == 1);
+    if !(horizontal || vertical) || !contiguous {
+        let other = cells
+            .windows(2)
+            .find(|w| w[0].manhattan(w[1]) != 1)
+            .map(|w| w[1])
+            .unwrap_or(cells[cells.len() - 1]);
+        d.diags.push(
+            Diagnostic::error("room::exit-split", format!("exit `{letter}` is not one straight run of tiles"))
+                .in_file(&d.file)
+                .label(first.clone(), "first tile")
+                .label(art.cell_span(other), "this tile is not next to the rest")
+                .help("each letter marks one door; use another letter for another door"),
+        );
+        return None;
+    }
+    let dirs: Vec<Option<Dir>> = cells.iter().map(|&c| art.facing(c)).collect();
+    let Some(dir) = dirs[0] else {
+        d.error(
+            "room::exit-not-on-boundary",
+            first,
+            format!("exit `{letter}` is not on the room's outer wall"),
+            "not a wall between floor and outside",
+            "put exits in the outer wall, with floor on one side and the outside (`~` or the art's edge) on the other",
+        );
+        return None;
+    };
+    let along_ok = if matches!(dir, Dir::North | Dir::South) { horizontal } else { vertical };
+    if dirs.iter().any(|x| *x != Some(dir)) || (cells.len() > 1 && !along_ok) {
+        d.error(
+            "room::exit-not-on-boundary",
+            first,
+            format!("exit `{letter}` does not lie along one outer wall"),
+            "bends around a corner or leaves the wall",
+            "draw a wide exit as a straight run of the same letter along one wall",
+        );
+        return None;
+    }
+    let attrs = attrs.unwrap_or(ExitAttrs { group: None, kind: ExitKind::Any, dir: None, at: None, width: None });
+    if let Some((explicit, span)) = attrs.dir
+        && explicit != dir
+    {
+        let code = if explicit == dir.opposite() { "room::exit-faces-inward" } else { "room::exit-direction" };
+        d.error(
+            code,
+            span,
+            format!("exit `{letter}` is declared facing {} but the art has it facing {}", explicit.name(), dir.name()),
+            "contradicts the art",
+            format!("remove `dir:` (it is derived from the art) or write `dir: {}`", dir.name()),
+        );
+        return None;
+    }
+    Some(Exit { name: letter.to_string(), cells: cells.to_vec(), dir, group: attrs.group, kind: attrs.kind })
+}
+
+fn explicit_exit(d: &mut Decoder, art: &Art, name: String, key: &Node, v: &Node) -> Option<Exit> {
+    let attrs = exit_attrs(d, v);
+    let Some((at, at_span)) = attrs.at else {
+        d.error(
+            "room::exit-not-in-art",
+            key.span.clone(),
+            format!("exit `{name}` is not drawn in the art and has no `at:`"),
+            "no such exit",
+            "draw the exit as a letter in the art, or give `at: [x, y]` and `dir:`",
+        );
+        return None;
+    };
+    let Some((dir, dir_span)) = attrs.dir else {
+        d.error(
+            "room::bad-exit",
+            key.span.clone(),
+            format!("exit `{name}` is placed with `at:` but has no `dir:`"),
+            "direction missing",
+            "add `dir: north|east|south|west`",
+        );
+        return None;
+    };
+    let width = attrs.width.unwrap_or(1).max(1) as i32;
+    let step = if matches!(dir, Dir::North | Dir::South) { Dir::East } else { Dir::South };
+    let (sx, sy) = step.delta();
+    let cells: Vec<Pos> = (0..width).map(|i| Pos::new(at.x + sx * i, at.y + sy * i)).collect();
+    for &c in &cells {
+        if art.tile(c) != Tile::Wall {
+            d.error(
+                "room::exit-not-on-boundary",
+                at_span,
+                format!("exit `{name}` covers column {}, row {}, which is not a wall tile", c.x + 1, c.y + 1),
+                "not on the wall",
+                "an exit opens a tile of the outer wall",
+            );
+            return None;
+        }
+        if art.tile(c.step(dir)).is_inside() {
+            d.error(
+                "room::exit-faces-inward",
+                dir_span,
+                format!("exit `{name}` faces {}, into the room", dir.name()),
+                "points at floor",
+                format!("an exit faces out of the room: try `dir: {}`", dir.opposite().name()),
+            );
+            return None;
+        }
+        if art.facing(c) != Some(dir) {
+            d.error(
+                "room::exit-not-on-boundary",
+                at_span,
+                format!("exit `{name}` at column {}, row {} is not between floor and the outside", c.x + 1, c.y + 1),
+                "not on the outer wall",
+                "an exit needs floor behind it and the outside in front of it",
+            );
+            return None;
+        }
+    }
+    Some(Exit { name, cells, dir, group: attrs.group, kind: attrs.kind })
+}

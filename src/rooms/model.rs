@@ -1,0 +1,181 @@
+//! The room template model.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::diag::SourceFile;
+use crate::geom::{Dir, Pos};
+
+/// What one tile of a template is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Tile {
+    /// Outside the room (lets templates take L, cross and other shapes).
+    Void,
+    /// Solid wall, including sealed exits.
+    Wall,
+    /// Walkable floor.
+    Floor,
+    /// A solid pillar or statue standing on the floor.
+    Pillar,
+    /// A pit the player cannot cross.
+    Pit,
+}
+
+impl Tile {
+    /// Whether the tile is inside the room (floor or something on it).
+    pub fn is_inside(self) -> bool {
+        matches!(self, Tile::Floor | Tile::Pillar | Tile::Pit)
+    }
+
+    /// Name used in legends.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tile::Void => "void",
+            Tile::Wall => "wall",
+            Tile::Floor => "floor",
+            Tile::Pillar => "pillar",
+            Tile::Pit => "pit",
+        }
+    }
+
+    /// Parses a legend name.
+    pub fn parse(s: &str) -> Option<Tile> {
+        [Tile::Void, Tile::Wall, Tile::Floor, Tile::Pillar, Tile::Pit]
+            .into_iter()
+            .find(|t| t.name() == s)
+    }
+}
+
+/// Which connections an exit may serve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExitKind {
+    /// Any connection.
+    Any,
+    /// Only the connection by which the room is entered (from its parent).
+    EntranceOnly,
+    /// Only connections leaving the room (to its children).
+    ExitOnly,
+}
+
+impl ExitKind {
+    /// Names accepted in YAML.
+    pub const NAMES: [&'static str; 3] = ["any", "entrance_only", "exit_only"];
+
+    /// Parses a YAML name.
+    pub fn parse(s: &str) -> Option<ExitKind> {
+        match s {
+            "any" => Some(ExitKind::Any),
+            "entrance_only" => Some(ExitKind::EntranceOnly),
+            "exit_only" => Some(ExitKind::ExitOnly),
+            _ => None,
+        }
+    }
+}
+
+/// A door position on a template's boundary.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Exit {
+    /// The exit's name (its letter in the art, or its key under `exits:`).
+    pub name: String,
+    /// The wall tiles the door opens, in order along the wall.
+    pub cells: Vec<Pos>,
+    /// The direction the exit faces (out of the room).
+    pub dir: Dir,
+    /// Exit group: only one exit of a group may be used in a level.
+    pub group: Option<String>,
+    /// Which connections it may serve.
+    pub kind: ExitKind,
+}
+
+impl Exit {
+    /// Door width in tiles.
+    pub fn width(&self) -> usize {
+        self.cells.len()
+    }
+}
+
+/// Where a template was defined, for diagnostics.
+#[derive(Clone, Debug)]
+pub struct Origin {
+    /// The file.
+    pub file: Arc<SourceFile>,
+    /// Span of the template's name.
+    pub span: Range<usize>,
+}
+
+/// A hand-made room: tiles and exits.
+#[derive(Clone, Debug)]
+pub struct RoomTemplate {
+    /// Unique name.
+    pub name: String,
+    /// Category (`normal`, `boss`, ... or a user-defined one).
+    pub category: String,
+    /// Free tags; flows select pools by tag.
+    pub tags: Vec<String>,
+    /// Relative selection weight.
+    pub weight: f64,
+    /// Width in tiles.
+    pub width: i32,
+    /// Height in tiles.
+    pub height: i32,
+    /// Row-major tiles.
+    pub tiles: Vec<Tile>,
+    /// The exits.
+    pub exits: Vec<Exit>,
+    /// Where it was defined.
+    pub origin: Origin,
+}
+
+impl RoomTemplate {
+    /// The tile at `p`, `Void` outside the art.
+    pub fn tile(&self, p: Pos) -> Tile {
+        if p.x < 0 || p.y < 0 || p.x >= self.width || p.y >= self.height {
+            Tile::Void
+        } else {
+            self.tiles[(p.y * self.width + p.x) as usize]
+        }
+    }
+
+    /// How many exits can be used at once: one per exit group plus every ungrouped exit.
+    pub fn usable_exits(&self) -> usize {
+        let mut groups: Vec<&str> = self.exits.iter().filter_map(|e| e.group.as_deref()).collect();
+        groups.sort_unstable();
+        groups.dedup();
+        groups.len() + self.exits.iter().filter(|e| e.group.is_none()).count()
+    }
+
+    /// Exits usable for an incoming connection (`any` or `entrance_only`),
+    /// counting one per group.
+    pub fn usable_exits_of(&self, kind: ExitKind) -> usize {
+        let fits = |e: &&Exit| e.kind == ExitKind::Any || e.kind == kind;
+        let mut groups: Vec<&str> = self
+            .exits
+            .iter()
+            .filter(fits)
+            .filter_map(|e| e.group.as_deref())
+            .collect();
+        groups.sort_unstable();
+        groups.dedup();
+        groups.len() + self.exits.iter().filter(fits).filter(|e| e.group.is_none()).count()
+    }
+
+    /// Whether the template can serve a node with one incoming connection
+    /// (when `has_parent`) and `outgoing` further connections.
+    pub fn fits_degree(&self, has_parent: bool, outgoing: usize) -> bool {
+        let needed = outgoing + usize::from(has_parent);
+        if self.usable_exits() < needed {
+            return false;
+        }
+        let entrance_ok = !has_parent || self.usable_exits_of(ExitKind::EntranceOnly) >= 1;
+        entrance_ok && self.usable_exits_of(ExitKind::ExitOnly) >= outgoing
+    }
+
+    /// Number of walkable floor tiles.
+    pub fn floor_area(&self) -> usize {
+        self.tiles.iter().filter(|t| **t == Tile::Floor).count()
+    }
+}
