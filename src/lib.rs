@@ -8,9 +8,12 @@
 pub mod category;
 pub mod cli;
 pub mod diag;
+pub mod expand;
 pub mod flow;
 pub mod geom;
+pub mod graph;
 pub mod project;
+pub mod rng;
 pub mod rooms;
 pub mod yaml;
 

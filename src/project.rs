@@ -141,7 +141,8 @@ impl Project {
     }
 }
 
-fn bundled_sources() -> Vec<Source> {
+/// The bundled flow and room files, as embedded in the binary.
+pub fn bundled_sources() -> Vec<Source> {
     let mut out = Vec::new();
     for (dir, kind, prefix) in [(&BUNDLED_ROOMS, FileKind::Room, "rooms"), (&BUNDLED_FLOWS, FileKind::Flow, "flows")] {
         let mut files: Vec<&include_dir::File> = Vec::new();

@@ -1,5 +1,7 @@
 //! The command-line front: parses arguments and calls the library.
 
+mod common;
+mod expand;
 mod validate;
 
 use std::io::IsTerminal;
@@ -21,6 +23,8 @@ pub struct Cli {
 enum Command {
     /// Check flows and room templates and report every problem with its line and column.
     Validate(validate::Args),
+    /// Expand a flow with a seed and print the graph of rooms (yaml, json or dot).
+    Expand(expand::Args),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -28,11 +32,12 @@ pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Validate(args) => validate::run(&args),
+        Command::Expand(args) => expand::run(&args),
     };
     match result {
         Ok(code) => code,
-        Err(diag) => {
-            report(&[diag]);
+        Err(diags) => {
+            report(&diags);
             ExitCode::from(1)
         }
     }

@@ -26,7 +26,7 @@ enum Format {
 }
 
 /// Runs `validate`; exits 1 when any error was found.
-pub fn run(args: &Args) -> Result<ExitCode, Diagnostic> {
+pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
     let paths = if args.paths.is_empty() {
         ["flows", "rooms"].iter().map(PathBuf::from).filter(|p| p.is_dir()).collect()
     } else {

@@ -7,7 +7,7 @@ mod model;
 mod params;
 mod validate;
 
-pub use decode::load_flow_file;
+pub use decode::{CHAIN_LETTERS, load_flow_file};
 pub use model::{
     Chain, Door, Flow, FlowEdge, FlowGraph, FlowNode, Generator, Injection, InjectionGroup,
     GroupMode, LayoutParams, NodeKind, Placement, RoomSpec, Rewrite,

@@ -85,6 +85,9 @@ pub fn parse(file: &Arc<SourceFile>) -> Result<Node, Diagnostic> {
     };
     let mut options = options;
     options.alias_limits.max_total_replayed_events = MAX_ALIAS_REPLAY;
+    // Only `true`/`false` are booleans: `n`, `no`, `on` stay strings (chain
+    // letters and ids such as `n` or `no` must not turn into `false`).
+    options.strict_booleans = true;
     match serde_saphyr::from_str_with_options::<Spanned<Raw>>(&file.text, options) {
         Ok(raw) => Ok(into_node(raw, &file.text)),
         Err(err) => Err(syntax_diagnostic(file, &err)),

@@ -1,0 +1,61 @@
+//! Arguments and helpers shared by the commands that generate.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use crate::diag::Diagnostic;
+use crate::flow::Flow;
+use crate::project::{DEFAULT_FLOW, Project};
+
+/// Where flows and rooms come from, besides the bundled content.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct ProjectArgs {
+    /// Extra flow or room files, folders, or project folders (with `flows/` and
+    /// `rooms/`); they add to and override the bundled content. `./flows` and
+    /// `./rooms` are included when present.
+    #[arg(long = "project", short = 'p', value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+}
+
+impl ProjectArgs {
+    /// Loads the project, with `flow` added when it names a file.
+    pub fn load(&self, flow: Option<&str>) -> Project {
+        let mut paths: Vec<PathBuf> = ["flows", "rooms"].iter().map(PathBuf::from).filter(|p| p.is_dir()).collect();
+        paths.extend(self.paths.iter().cloned());
+        if let Some(f) = flow
+            && Path::new(f).is_file()
+        {
+            paths.push(PathBuf::from(f));
+        }
+        Project::load(&paths)
+    }
+}
+
+/// The flow to run: by name or path, the default when `None`. Fails with the
+/// flow's own diagnostics when it has errors.
+pub fn pick_flow<'p>(project: &'p Project, name: Option<&str>) -> Result<&'p Flow, Vec<Diagnostic>> {
+    let wanted = name.unwrap_or(DEFAULT_FLOW);
+    if let Some(flow) = project.flow(wanted) {
+        return Ok(flow);
+    }
+    // The flow exists but has errors: show them.
+    let own: Vec<Diagnostic> = project
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error() && d.file.as_ref().is_some_and(|f| f.name == wanted || f.name.ends_with(&format!("/{wanted}.yaml"))))
+        .cloned()
+        .collect();
+    if !own.is_empty() {
+        return Err(own);
+    }
+    let known: Vec<&str> = project.flows.keys().map(String::as_str).collect();
+    Err(vec![
+        Diagnostic::error("cli::unknown-flow", format!("no flow named `{wanted}`"))
+            .help(crate::diag::suggest(wanted, &known)),
+    ])
+}
+
+/// The `--flag` values as a set.
+pub fn flag_set(flags: &[String]) -> BTreeSet<String> {
+    flags.iter().cloned().collect()
+}

@@ -1,0 +1,49 @@
+//! Expansion: a validated flow and a seed become the concrete [`LevelGraph`]
+//! of one level (chains, selectors, chances, injections, keys, templates).
+//!
+//! Each sub-stage draws from its own derived random source, so adding an
+//! injection does not reshuffle the structure and vice versa.
+
+mod chain;
+mod inject;
+mod keys;
+mod structure;
+mod templates;
+
+use std::collections::BTreeSet;
+
+use crate::diag::Diagnostic;
+use crate::flow::Flow;
+use crate::graph::LevelGraph;
+use crate::rng::Rng;
+use crate::rooms::RoomLibrary;
+
+pub use templates::FALLBACK_LADDER;
+
+/// Expands `flow` with `seed`. `flags` are the prerequisites the caller has
+/// (`--flag NAME`): injections that require other flags are skipped.
+///
+/// Fails with a diagnostic pointing into the flow file when a room cannot get
+/// a template or a mandatory injection has nowhere to go.
+pub fn expand(
+    flow: &Flow,
+    library: &RoomLibrary,
+    seed: u64,
+    flags: &BTreeSet<String>,
+) -> Result<LevelGraph, Diagnostic> {
+    let Some(graph) = flow.graph() else {
+        return Err(Diagnostic::error(
+            "expand::not-a-flow",
+            format!("flow `{}` uses another generator and has no graph to expand", flow.name.value),
+        )
+        .in_file(&flow.file)
+        .label(flow.name.span.clone(), "this file")
+        .help("use `dungeonflow generate` for isaac, scatter and nested_puzzle files"));
+    };
+    let mut level = structure::build(flow, graph, &mut Rng::derive(seed, "structure"))?;
+    level.seed = seed;
+    inject::apply(flow, graph, &mut level, flags, &mut Rng::derive(seed, "injections"))?;
+    keys::place(&mut level, &mut Rng::derive(seed, "keys"));
+    templates::choose(flow, library, &mut level, &mut Rng::derive(seed, "templates"))?;
+    Ok(level)
+}

@@ -1,0 +1,177 @@
+//! [`LevelGraph`]: the concrete rooms of one level and how they connect,
+//! before any geometry.
+
+use petgraph::graph::{DiGraph, EdgeIndex, NodeIndex};
+use petgraph::visit::EdgeRef;
+use serde::Serialize;
+
+/// Where an expanded room came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Origin {
+    /// A room node of the flow.
+    Node {
+        /// The flow node id.
+        node: String,
+    },
+    /// One room of a chain node.
+    Chain {
+        /// The flow node id.
+        node: String,
+        /// 0-based position in the chain.
+        index: u32,
+    },
+    /// Added by an injection rule.
+    Injection {
+        /// The rule's name.
+        rule: String,
+    },
+}
+
+/// One room of the level.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RoomNode {
+    /// Unique id: the flow node id, `node.N` for chain rooms, `rule.N` for injected rooms.
+    pub id: String,
+    /// Category.
+    pub category: String,
+    /// Chosen template (`None` for connectors until layout picks one).
+    pub template: Option<String>,
+    /// Tag pool for the template choice.
+    #[serde(skip)]
+    pub pool: Vec<String>,
+    /// Where it came from.
+    pub origin: Origin,
+    /// Keys lying in this room.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub keys: Vec<String>,
+    /// An exact template requested by the flow.
+    #[serde(skip)]
+    pub fixed_template: bool,
+    /// Span of the flow node or rule it came from (for diagnostics).
+    #[serde(skip)]
+    pub span: std::ops::Range<usize>,
+    /// Dropped instead of failing when no template fits.
+    #[serde(skip)]
+    pub optional: bool,
+}
+
+/// How two rooms are joined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EdgeKind {
+    /// A tree edge, parent to child.
+    Tree,
+    /// A loop-closing edge.
+    Loop,
+    /// A warp (teleporter) to a detached wing: no physical connection.
+    Warp,
+}
+
+/// An edge of the level graph.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Connection {
+    /// Tree, loop or warp.
+    pub kind: EdgeKind,
+    /// Passable only from the edge's source to its target.
+    pub one_way: bool,
+    /// The key that opens it, when locked.
+    pub lock: Option<String>,
+}
+
+/// The expanded graph of one level. Edges point from parent to child (tree)
+/// or from origin to target (loops, warps).
+#[derive(Clone, Debug)]
+pub struct LevelGraph {
+    /// Rooms and connections.
+    pub graph: DiGraph<RoomNode, Connection>,
+    /// The entrance room.
+    pub entrance: NodeIndex,
+    /// Name of the flow it was expanded from.
+    pub flow: String,
+    /// Seed it was expanded with.
+    pub seed: u64,
+    /// What the expansion decided not to do (an injection that found no place, ...).
+    pub notes: Vec<String>,
+}
+
+impl LevelGraph {
+    /// The room at `i`.
+    pub fn room(&self, i: NodeIndex) -> &RoomNode {
+        &self.graph[i]
+    }
+
+    /// Number of rooms.
+    pub fn len(&self) -> usize {
+        self.graph.node_count()
+    }
+
+    /// Whether the graph has no rooms.
+    pub fn is_empty(&self) -> bool {
+        self.graph.node_count() == 0
+    }
+
+    /// The tree parent of a room.
+    pub fn parent(&self, i: NodeIndex) -> Option<NodeIndex> {
+        self.graph
+            .edges_directed(i, petgraph::Direction::Incoming)
+            .find(|e| e.weight().kind == EdgeKind::Tree)
+            .map(|e| e.source())
+    }
+
+    /// Tree children, in insertion order.
+    pub fn children(&self, i: NodeIndex) -> Vec<NodeIndex> {
+        let mut v: Vec<(EdgeIndex, NodeIndex)> = self
+            .graph
+            .edges_directed(i, petgraph::Direction::Outgoing)
+            .filter(|e| e.weight().kind == EdgeKind::Tree)
+            .map(|e| (e.id(), e.target()))
+            .collect();
+        v.sort();
+        v.into_iter().map(|(_, n)| n).collect()
+    }
+
+    /// Physical connections (tree and loop edges, not warps) touching a room.
+    pub fn door_count(&self, i: NodeIndex) -> usize {
+        self.graph
+            .edges_directed(i, petgraph::Direction::Incoming)
+            .chain(self.graph.edges_directed(i, petgraph::Direction::Outgoing))
+            .filter(|e| e.weight().kind != EdgeKind::Warp)
+            .count()
+    }
+
+    /// Tree depth of every room (entrance 0), in node index order.
+    pub fn depths(&self) -> Vec<u32> {
+        let mut depth = vec![u32::MAX; self.graph.node_count()];
+        let mut stack = vec![(self.entrance, 0)];
+        while let Some((n, d)) = stack.pop() {
+            depth[n.index()] = d;
+            for c in self.children(n) {
+                stack.push((c, d + 1));
+            }
+        }
+        // Detached (warp) wings count from their warp source.
+        for _ in 0..self.graph.node_count() {
+            let mut changed = false;
+            for e in self.graph.edge_references() {
+                if e.weight().kind != EdgeKind::Tree && depth[e.target().index()] == u32::MAX && depth[e.source().index()] != u32::MAX {
+                    depth[e.target().index()] = depth[e.source().index()] + 1;
+                    changed = true;
+                }
+                if e.weight().kind == EdgeKind::Tree && depth[e.target().index()] == u32::MAX && depth[e.source().index()] != u32::MAX {
+                    depth[e.target().index()] = depth[e.source().index()] + 1;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        depth
+    }
+
+    /// Index of the room with id `id`.
+    pub fn find(&self, id: &str) -> Option<NodeIndex> {
+        self.graph.node_indices().find(|&i| self.graph[i].id == id)
+    }
+}

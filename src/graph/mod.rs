@@ -1,0 +1,8 @@
+//! The expanded level graph and its split into composites.
+
+mod export;
+mod level_graph;
+
+pub use export::{EdgeView, GraphView, RoomView, category_colour};
+
+pub use level_graph::{Connection, EdgeKind, LevelGraph, Origin, RoomNode};
