@@ -60,9 +60,10 @@ fn decode_flow(d: &mut Decoder, mut f: Fields) -> Option<Flow> {
     let stage = f.get("stage").and_then(|n| d.count(n, "`stage`", 1000)).map(|s| s.value);
     let tags = names(d, f.get("tags"), "a tag").into_iter().map(|s| s.value).collect();
     let weight = f.get("weight").and_then(|n| d.weight(n, "`weight`")).map_or(1.0, |w| w.value);
-    let generator_name = f
-        .get("generator")
-        .and_then(|n| d.one_of(n, "generator", &Generator::NAMES));
+    let generator_name = match f.get("generator") {
+        Some(n) => Some(d.one_of(n, "generator", &Generator::NAMES)?),
+        None => None,
+    };
     let kind = generator_name.as_ref().map_or("flow", |g| g.value.as_str());
     let params = f.get("params");
     let generator = match kind {
@@ -84,10 +85,10 @@ fn decode_flow(d: &mut Decoder, mut f: Fields) -> Option<Flow> {
     };
     if kind != "flow" {
         for key in GRAPH_ONLY {
-            if let Some(n) = f.get(key) {
+            if f.get(key).is_some() {
                 d.error(
                     "flow::graph-key-for-generator",
-                    n.span.clone(),
+                    f.key_span(key).unwrap_or_default(),
                     format!("`{key}` belongs to flow graphs, but this file uses `generator: {kind}`"),
                     "ignored by this generator",
                     format!("remove `{key}`, or drop `generator: {kind}` to write a flow graph"),
@@ -116,13 +117,16 @@ fn names(d: &mut Decoder, node: Option<&Node>, what: &str) -> Vec<Sp<String>> {
 fn decode_graph(d: &mut Decoder, f: &mut Fields) -> FlowGraph {
     let mut g = FlowGraph {
         categories: names(d, f.get("categories"), "a category"),
+        complete: true,
         ..FlowGraph::default()
     };
+    let errors_before = d.diags.iter().filter(|x| x.is_error()).count();
     if let Some(nodes) = f.require(d, "nodes", "the flow")
-        && let Some(mut nf) = d.map(nodes, "`nodes`")
+        && let Some(mut nf) = d.map_allowing_duplicates(nodes, "`nodes`")
     {
         let entries = nf.rest();
         if entries.len() > MAX_NODES {
+            g.complete = false;
             d.error(
                 "flow::too-many-nodes",
                 nodes.span.clone(),
@@ -132,16 +136,24 @@ fn decode_graph(d: &mut Decoder, f: &mut Fields) -> FlowGraph {
             );
         } else {
             for (k, v) in entries {
-                if let Some(node) = decode_node(d, k, v) {
-                    g.nodes.push(node);
+                match decode_node(d, k, v) {
+                    Some(node) => g.nodes.push(node),
+                    None => g.complete = false,
                 }
             }
         }
+    } else {
+        g.complete = false;
     }
+    let _ = errors_before;
     for (key, list) in [("edges", EdgeList::Tree), ("loops", EdgeList::Loop)] {
         if let Some(n) = f.get(key) {
+            if !matches!(n.value, Value::Seq(_) | Value::Null) {
+                g.complete = false;
+            }
             for entry in d.list(n, &format!("`{key}`")) {
                 let edges = decode_edge_entry(d, entry, list);
+                g.complete &= !edges.is_empty();
                 match list {
                     EdgeList::Tree => g.edges.extend(edges),
                     EdgeList::Loop => g.loops.extend(edges),
@@ -149,6 +161,8 @@ fn decode_graph(d: &mut Decoder, f: &mut Fields) -> FlowGraph {
             }
         }
     }
+    // Node fields may be wrong without changing the graph; ids and edges may not.
+    g.complete &= d.diags.iter().filter(|x| x.is_error() && matches!(x.code, "flow::bad-edge" | "flow::bad-node-id")).count() == 0;
     if let Some(n) = f.get("injections") {
         for entry in d.list(n, "`injections`") {
             if let Some(group) = decode_injection_entry(d, entry) {
@@ -206,6 +220,7 @@ fn decode_node(d: &mut Decoder, key: &Node, value: &Node) -> Option<FlowNode> {
     let start = f.get("start");
     let rules = f.get("rules");
     let select = f.get("select");
+    let category_misspelt = f.has_near_miss("category", NODE_FIELDS);
     f.finish(d, "a node", NODE_FIELDS);
 
     if let (Some(c), Some(s)) = (chain, select) {
@@ -252,10 +267,11 @@ fn decode_node(d: &mut Decoder, key: &Node, value: &Node) -> Option<FlowNode> {
             }
         }
     }
-    let has_rules = matches!(&node.kind, NodeKind::Chain(ch) if !ch.rules.is_empty());
+    let has_rules = chain.is_some() && rules.is_some();
     match category {
         Some(c) => node.category = c,
         None if has_rules => node.category = Sp::new("normal".to_owned(), id.span.clone()),
+        None if category_misspelt => {} // reported as an unknown field
         None => {
             d.error(
                 "yaml::missing-field",

@@ -73,6 +73,9 @@ pub struct FlowGraph {
     pub injections: Vec<InjectionGroup>,
     /// Layout settings.
     pub layout: LayoutParams,
+    /// Whether `nodes:` and every edge entry decoded, so that graph-wide checks
+    /// (reachability, entrances) speak of the real graph, not of a fragment.
+    pub complete: bool,
 }
 
 impl FlowGraph {

@@ -15,6 +15,9 @@ pub fn validate_flow(flow: &Flow, library: &RoomLibrary) -> Vec<Diagnostic> {
     if let Some(g) = flow.graph() {
         Checker { d: &mut d, flow, g, library }.run();
     }
+    // A name used twice in one path (`a -> typo -> b`) is reported once.
+    let mut seen = BTreeSet::new();
+    d.diags.retain(|x| seen.insert((x.code, x.labels.first().map(|l| (l.span.start, l.span.end)), x.message.clone())));
     d.diags
 }
 
@@ -28,6 +31,12 @@ struct Checker<'a> {
 impl Checker<'_> {
     fn run(&mut self) {
         let ids = self.unique_ids();
+        if !self.g.complete {
+            // The graph is only partly decoded: check what stands on its own.
+            self.categories_and_templates();
+            self.injections();
+            return;
+        }
         let edges_ok = self.edges_defined(&ids);
         let entrance = self.single_entrance();
         let parent = self.tree_shape(&ids);
@@ -417,13 +426,16 @@ impl Checker<'_> {
                 continue;
             }
             let pool: Vec<String> = n.pool.iter().map(|p| p.value.clone()).collect();
+            if pool.iter().any(|t| !self.library.has_tag(t)) {
+                continue; // reported as an unknown pool
+            }
             let candidates: Vec<_> = match &n.template {
                 Some(t) => self.library.get(&t.value).into_iter().collect(),
                 None => self.library.candidates(&n.category.value, &pool).collect(),
             };
             if candidates.is_empty() {
                 if n.template.is_none() && !n.optional {
-                    self.d.error("flow::no-template", n.category.span.clone(), format!("no room template has category `{}`{}", n.category.value, if pool.is_empty() { String::new() } else { format!(" and tags {pool:?}") }), "nothing to build this room from", "add a template of this category to `rooms/`, or mark the node `optional: true`");
+                    self.d.error("flow::no-template", n.category.span.clone(), format!("no room template has category `{}`{}", n.category.value, if pool.is_empty() { String::new() } else { format!(" and one of the tags {}", pool.join(", ")) }), "nothing to build this room from", "add a template of this category to `rooms/`, or mark the node `optional: true`");
                 }
                 continue;
             }
@@ -434,7 +446,7 @@ impl Checker<'_> {
                     self.d.error(
                         "flow::not-enough-exits",
                         n.id.span.clone(),
-                        format!("node `{}` needs a `{}` room with {need} usable exits, but the best template has {most}", n.id.value, n.category.value),
+                        format!("node `{}` needs a room of category `{}` with {need} usable exits, but the best template has {most}", n.id.value, n.category.value),
                         format!("{need} connections"),
                         "add a template with more exits, move some edges to another node, or insert a hub",
                     );

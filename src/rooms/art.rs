@@ -168,7 +168,9 @@ pub fn parse_art(
 }
 
 /// Every floor tile must be walled in: no floor next to the outside.
+/// Reports the first few open tiles.
 fn check_enclosed(d: &mut Decoder, art: &Art) {
+    let mut reported = 0;
     for y in 0..art.height {
         for x in 0..art.width {
             let p = Pos::new(x, y);
@@ -186,7 +188,10 @@ fn check_enclosed(d: &mut Decoder, art: &Art) {
                     "no wall between this tile and the outside",
                     "surround the room's floor with `#` walls (exits are letters in the wall)",
                 );
-                return;
+                reported += 1;
+                if reported == 5 {
+                    return;
+                }
             }
         }
     }
@@ -210,4 +215,50 @@ fn locate_cells(source: &str, start: usize, rows: &[&str]) -> Option<Vec<Vec<usi
         out.push(row.char_indices().map(|(o, _)| begin + o).collect());
     }
     Some(out)
+}
+
+/// Whether every exit has plain floor behind it and all exits are joined by
+/// walkable floor; reports the first exit that is not.
+pub fn check_exits_reachable(d: &mut Decoder, art: &Art, exits: &[super::model::Exit]) {
+    let mut starts = Vec::new();
+    for e in exits {
+        let behind = e.cells[0].step(e.dir.opposite());
+        if art.tile(behind) != Tile::Floor {
+            d.error(
+                "room::exit-blocked",
+                art.cell_span(e.cells[0]),
+                format!("exit `{}` has {} behind it, not floor", e.name, art.tile(behind).name()),
+                "nothing to walk in from",
+                "leave a floor tile `.` directly inside every exit",
+            );
+            return;
+        }
+        starts.push((e, behind));
+    }
+    let Some(&(_, origin)) = starts.first() else { return };
+    let mut seen = vec![false; art.tiles.len()];
+    let mut stack = vec![origin];
+    while let Some(p) = stack.pop() {
+        let i = (p.y * art.width + p.x) as usize;
+        if art.tile(p) != Tile::Floor || seen[i] {
+            continue;
+        }
+        seen[i] = true;
+        stack.extend(Dir::ALL.map(|dir| p.step(dir)));
+    }
+    for (e, behind) in &starts[1..] {
+        if !seen[(behind.y * art.width + behind.x) as usize] {
+            d.diags.push(
+                crate::diag::Diagnostic::error(
+                    "room::exits-disconnected",
+                    format!("exit `{}` cannot be reached from exit `{}` over the floor", e.name, starts[0].0.name),
+                )
+                .in_file(&d.file)
+                .label(art.cell_span(e.cells[0]), "cut off")
+                .label(art.cell_span(starts[0].0.cells[0]), "from here")
+                .help("open a path of floor `.` between all exits (pillars and pits block the way)"),
+            );
+            return;
+        }
+    }
 }

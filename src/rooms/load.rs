@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::art::{Art, DEFAULT_LEGEND, parse_art};
+use super::art::{Art, DEFAULT_LEGEND, check_exits_reachable, parse_art};
 use super::model::{Exit, ExitKind, Origin, RoomTemplate, Tile};
 use crate::category::check_category_spelling;
 use crate::diag::{Diagnostic, SourceFile};
@@ -76,6 +76,7 @@ fn decode_fields(d: &mut Decoder, mut f: Fields) -> Option<RoomTemplate> {
         parse_art(d, &text.value, n.span.clone(), &legend)
     })?;
     let exits = resolve_exits(d, &art, exits_node, f_span(art_node));
+    check_exits_reachable(d, &art, &exits);
     let failed = d.diags.iter().filter(|x| x.is_error()).count() > errors_before;
     let (name, category) = (name?, category?);
     if failed {
@@ -136,7 +137,7 @@ fn decode_legend(d: &mut Decoder, node: Option<&Node>) -> BTreeMap<char, Tile> {
                 k.span.clone(),
                 format!("legend key `{}` is not a single character", key.value),
                 "one character expected",
-                "map one character to a tile kind, e.g. `'T': pillar`",
+                "map one character to a tile kind, e.g. `'t': pillar`",
             );
             continue;
         };

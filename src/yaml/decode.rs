@@ -10,7 +10,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::node::{Node, Value};
-use crate::diag::{Diagnostic, SourceFile, suggest};
+use crate::diag::{Diagnostic, SourceFile, did_you_mean, suggest};
 
 /// A value with the byte span of the YAML node it was read from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -100,8 +100,26 @@ impl Decoder {
         );
     }
 
-    /// Reads a mapping; reports and returns `None` for anything else.
+    /// Reads a mapping; reports duplicate keys, and anything but a mapping.
     pub fn map<'n>(&mut self, node: &'n Node, what: &str) -> Option<Fields<'n>> {
+        let fields = self.map_allowing_duplicates(node, what)?;
+        for (i, (k, _)) in fields.entries.iter().enumerate() {
+            let name = key_str(k);
+            if let Some((first, _)) = fields.entries[..i].iter().find(|(f, _)| key_str(f) == name) {
+                self.diags.push(
+                    Diagnostic::error("yaml::duplicate-key", format!("`{name}` appears twice in {what}"))
+                        .in_file(&self.file)
+                        .label(k.span.clone(), "second occurrence")
+                        .label(first.span.clone(), "first occurrence")
+                        .help("each key may appear once in a mapping; remove or merge one"),
+                );
+            }
+        }
+        Some(fields)
+    }
+
+    /// Reads a mapping whose duplicate keys the caller reports itself.
+    pub fn map_allowing_duplicates<'n>(&mut self, node: &'n Node, what: &str) -> Option<Fields<'n>> {
         match &node.value {
             Value::Map(entries) => Some(Fields {
                 node,
@@ -327,6 +345,19 @@ impl<'n> Fields<'n> {
             );
         }
         v
+    }
+
+    /// The span of `key` itself (for labels on a key rather than its value).
+    pub fn key_span(&self, key: &str) -> Option<Range<usize>> {
+        self.entries.iter().find(|(k, _)| key_str(k) == key).map(|(k, _)| k.span.clone())
+    }
+
+    /// Whether an unknown key of this mapping looks like a misspelling of `key`.
+    pub fn has_near_miss(&self, key: &str, known: &[&str]) -> bool {
+        self.entries.iter().any(|(k, _)| {
+            let name = key_str(k);
+            !known.contains(&name) && did_you_mean(name, [key]).is_some()
+        })
     }
 
     /// All entries not yet read, in file order (for maps keyed by user names).

@@ -88,6 +88,9 @@ pub fn parse(file: &Arc<SourceFile>) -> Result<Node, Diagnostic> {
     // Only `true`/`false` are booleans: `n`, `no`, `on` stay strings (chain
     // letters and ids such as `n` or `no` must not turn into `false`).
     options.strict_booleans = true;
+    // Duplicate keys reach the decoder, which labels both occurrences (and
+    // reports a duplicate node id as such).
+    options.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::PassThrough;
     match serde_saphyr::from_str_with_options::<Spanned<Raw>>(&file.text, options) {
         Ok(raw) => Ok(into_node(raw, &file.text)),
         Err(err) => Err(syntax_diagnostic(file, &err)),
@@ -99,7 +102,12 @@ fn syntax_diagnostic(file: &Arc<SourceFile>, err: &serde_saphyr::Error) -> Diagn
     let message = serde_saphyr::DefaultMessageFormatter
         .format_message(inner)
         .into_owned();
-    let (code, help) = if message.contains("budget") || message.contains("alias") {
+    let message = humane_limit_message(message);
+    let (code, help) = if message.contains("budget")
+        || message.contains("alias")
+        || message.contains("recursion limit")
+        || message.contains("nest")
+    {
         (
             "yaml::limit",
             "the file expands to too much data (deep nesting or repeated aliases); write it out plainly",
@@ -118,6 +126,13 @@ fn syntax_diagnostic(file: &Arc<SourceFile>, err: &serde_saphyr::Error) -> Diagn
     let diag = Diagnostic::error(code, format!("invalid YAML: {message}"))
         .in_file(file)
         .help(help);
+    // A tab is reported where the scanner gave up, often on the line before it:
+    // point at the tab itself.
+    if message.contains("tab")
+        && let Some(tab) = file.text.find('\t')
+    {
+        return diag.label(tab..tab + 1, "tab character");
+    }
     match err.location() {
         Some(loc) => {
             let start = byte_offset_of(&file.text, loc.line() as usize, loc.column() as usize);
@@ -125,6 +140,19 @@ fn syntax_diagnostic(file: &Arc<SourceFile>, err: &serde_saphyr::Error) -> Diagn
             diag.label(start..end, "here")
         }
         None => diag,
+    }
+}
+
+/// Rewrites the parser's internal budget wording into plain language.
+fn humane_limit_message(message: String) -> String {
+    if message.contains("Depth") || message.contains("recursion limit") {
+        format!("nesting deeper than {MAX_DEPTH} levels")
+    } else if message.contains("Nodes") {
+        format!("more than {MAX_NODES} values (after expanding aliases)")
+    } else if message.contains("alias replay limit") {
+        format!("aliases expand to more than {MAX_ALIAS_REPLAY} values (an alias bomb?)")
+    } else {
+        message
     }
 }
 
