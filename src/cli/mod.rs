@@ -2,6 +2,7 @@
 
 mod common;
 mod expand;
+mod generate;
 mod validate;
 
 use std::io::IsTerminal;
@@ -23,6 +24,8 @@ pub struct Cli {
 enum Command {
     /// Check flows and room templates and report every problem with its line and column.
     Validate(validate::Args),
+    /// Generate a level and print it (ASCII) or write it to a file.
+    Generate(generate::Args),
     /// Expand a flow with a seed and print the graph of rooms (yaml, json or dot).
     Expand(expand::Args),
 }
@@ -33,6 +36,7 @@ pub fn run() -> ExitCode {
     let result = match cli.command {
         Command::Validate(args) => validate::run(&args),
         Command::Expand(args) => expand::run(&args),
+        Command::Generate(args) => generate::run(&args),
     };
     match result {
         Ok(code) => code,

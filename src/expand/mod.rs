@@ -47,3 +47,14 @@ pub fn expand(
     templates::choose(flow, library, &mut level, &mut Rng::derive(seed, "templates"))?;
     Ok(level)
 }
+
+/// Chooses fresh templates for every room whose template the flow did not fix
+/// (used when a layout attempt with the first choice failed).
+pub fn repick_templates(flow: &Flow, library: &RoomLibrary, level: &mut LevelGraph, seed: u64) -> Result<(), Diagnostic> {
+    for room in level.graph.node_weights_mut() {
+        if !room.fixed_template {
+            room.template = None;
+        }
+    }
+    templates::choose(flow, library, level, &mut Rng::new(seed))
+}

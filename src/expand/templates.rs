@@ -12,6 +12,9 @@ use crate::graph::LevelGraph;
 use crate::rng::Rng;
 use crate::rooms::{RoomLibrary, RoomTemplate};
 
+/// Within a rung, templates with at least one exit more than the room needs
+/// are preferred (they leave the layout a choice of sides).
+///
 /// What is tried, in order, when no unused template of a room's category fits:
 /// 1. the category with the node's pool (tags), 2. the category with any tags,
 /// 3. `normal` (for categories other than entrance, exit and boss), 4. `hub`
@@ -48,11 +51,16 @@ pub fn choose(flow: &Flow, library: &RoomLibrary, level: &mut LevelGraph, rng: &
             rungs.push(("hub".to_owned(), Vec::new()));
         }
         let mut pick = None;
+        let needed = outgoing + usize::from(has_parent);
         for (category, pool) in &rungs {
-            let options: Vec<&RoomTemplate> = library
+            let mut options: Vec<&RoomTemplate> = library
                 .candidates(category, pool)
                 .filter(|t| !used.contains(&t.name) && t.fits_degree(has_parent, outgoing))
                 .collect();
+            // A spare exit leaves the layout a choice of sides: prefer it.
+            if options.iter().any(|t| t.usable_exits() > needed) {
+                options.retain(|t| t.usable_exits() > needed);
+            }
             let weights: Vec<f64> = options.iter().map(|t| t.weight).collect();
             if let Some(i) = rng.weighted(&weights) {
                 pick = Some(options[i].name.clone());

@@ -1,8 +1,10 @@
 //! The expanded level graph and its split into composites.
 
+mod composites;
 mod export;
 mod level_graph;
 
+pub use composites::{Composite, CompositeKind, Decomposition, Ear, decompose, smallest_cycle};
 pub use export::{EdgeView, GraphView, RoomView, category_colour};
 
 pub use level_graph::{Connection, EdgeKind, LevelGraph, Origin, RoomNode};

@@ -57,6 +57,11 @@ impl RoomLibrary {
         self.by_name.get(name).map(|&i| &self.templates[i])
     }
 
+    /// Position of the template called `name` in [`Self::templates`].
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied()
+    }
+
     /// Every template, in load order.
     pub fn templates(&self) -> &[RoomTemplate] {
         &self.templates

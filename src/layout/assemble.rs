@@ -1,0 +1,171 @@
+//! Assembly: joining composite canvases into one map. A composite is moved so
+//! that an exit of its anchor room meets a free exit of the room it links to
+//! (or sits a short straight corridor away); links between rooms already on
+//! the map get an A* corridor.
+
+use petgraph::graph::{EdgeIndex, NodeIndex};
+
+use super::canvas::{Canvas, Link, LinkKind};
+use super::context::{Ctx, exit_cell};
+use crate::geom::Pos;
+
+/// Extra straight-corridor lengths tried beyond the minimum when no direct
+/// alignment fits.
+const STRAIGHT_EXTRA: u32 = 6;
+
+/// Moves `part` onto `map` so that `edge` between `host` (on the map) and
+/// `anchor` (on `part`) is realised. Returns false when no placement fits.
+pub fn attach(ctx: &mut Ctx, map: &mut Canvas, part: &Canvas, host: NodeIndex, anchor: NodeIndex, edge: EdgeIndex) -> bool {
+    let hi = map.index_of(host).expect("host on map");
+    let ai = part.index_of(anchor).expect("anchor on part");
+    let (hr, ar) = (&map.rooms[hi], &part.rooms[ai]);
+    let (hs, as_) = (&ctx.shapes[hr.shape], &ctx.shapes[ar.shape]);
+    let host_pending = ctx.pending(map, host, Some(edge));
+    let anchor_pending = ctx.pending(part, anchor, Some(edge));
+    let host_exits = usable(ctx, hr, &host_pending, edge);
+    let anchor_exits = usable(ctx, ar, &anchor_pending, edge);
+    let map_centre = map.bounds(ctx.shapes).map_or((0.0, 0.0), |(lo, hi)| (f64::from(lo.x + hi.x) / 2.0, f64::from(lo.y + hi.y) / 2.0));
+    let part_centre = part.bounds(ctx.shapes).map_or((0.0, 0.0), |(lo, hi)| (f64::from(lo.x + hi.x) / 2.0, f64::from(lo.y + hi.y) / 2.0));
+    let source_is_host = ctx.level.graph.edge_endpoints(edge).expect("edge").0 == host;
+    let (min, _) = ctx.params.corridor;
+    for gap in std::iter::once(0).chain(min.max(1)..=min.max(1) + STRAIGHT_EXTRA) {
+        let mut fits = Vec::new();
+        for &he in &host_exits {
+            let hx = &hs.exits[he];
+            let front = exit_cell(hr, hx).step(hx.dir);
+            let (dx, dy) = hx.dir.delta();
+            for &ae in &anchor_exits {
+                let ax = &as_.exits[ae];
+                if ax.dir != hx.dir.opposite() || ax.cells.len() != hx.cells.len() {
+                    continue;
+                }
+                ctx.budget = ctx.budget.saturating_sub(u64::from(part.rooms.len() as u32));
+                let local = exit_cell(ar, ax);
+                let g = gap as i32;
+                let offset = Pos::new(front.x + dx * g - local.x, front.y + dy * g - local.y);
+                let corridor: Vec<Pos> = (0..g).map(|k| Pos::new(front.x + dx * k, front.y + dy * k)).collect();
+                let clear = corridor.iter().all(|&p| !map.corridor.contains(&p) && !map.is_room_tile(ctx.shapes, p))
+                    && corridor.iter().all(|&p| {
+                        let q = Pos::new(p.x - offset.x, p.y - offset.y);
+                        !part.corridor.contains(&q) && !part.is_room_tile(ctx.shapes, q)
+                    });
+                if !clear || !map.fits_canvas(ctx.shapes, part, offset) {
+                    continue;
+                }
+                let moved = (part_centre.0 + f64::from(offset.x), part_centre.1 + f64::from(offset.y));
+                let spread = ((moved.0 - map_centre.0).powi(2) + (moved.1 - map_centre.1).powi(2)).sqrt();
+                fits.push((spread + ctx.rng.unit() * 6.0, he, ae, offset, corridor));
+            }
+        }
+        if let Some((_, he, ae, offset, corridor)) = fits.into_iter().min_by(|a, b| a.0.total_cmp(&b.0)) {
+            let base = map.rooms.len();
+            map.merge(ctx.shapes, part, offset);
+            let ni = base + ai;
+            map.rooms[hi].used[he] = true;
+            map.rooms[ni].used[ae] = true;
+            let ph = exit_cell(&map.rooms[hi], &hs.exits[he]);
+            let pa = exit_cell(&map.rooms[ni], &as_.exits[ae]);
+            map.add_corridor(&corridor);
+            let mut path = vec![ph];
+            path.extend(corridor.iter().copied());
+            path.push(pa);
+            if !source_is_host {
+                path.reverse();
+            }
+            let kind = if corridor.is_empty() { LinkKind::Door } else { LinkKind::Corridor };
+            map.add_link(Link { edge, kind, path });
+            return true;
+        }
+    }
+    false
+}
+
+/// Free exits of a placed room that may serve `edge`, leaving it able to serve `pending`.
+fn usable(ctx: &Ctx, r: &super::canvas::PlacedRoom, pending: &[EdgeIndex], edge: EdgeIndex) -> Vec<usize> {
+    let s = &ctx.shapes[r.shape];
+    (0..s.exits.len())
+        .filter(|&i| ctx.exit_free(s, &r.used, i) && ctx.kind_fits(s.exits[i].kind, r.node, edge))
+        .filter(|&i| {
+            let mut used = r.used.clone();
+            used[i] = true;
+            ctx.can_serve(r.node, s, &used, pending)
+        })
+        .collect()
+}
+
+/// Offsets of the anchor's door tile from the host's, tried by [`attach_by_corridor`].
+const CORRIDOR_TRIALS: usize = 48;
+
+/// Moves `part` near `host` (any exit directions) and joins the two exits with
+/// an A* corridor: the fallback when no alignment fits.
+pub fn attach_by_corridor(ctx: &mut Ctx, map: &mut Canvas, part: &Canvas, host: NodeIndex, anchor: NodeIndex, edge: EdgeIndex) -> bool {
+    let hi = map.index_of(host).expect("host on map");
+    let ai = part.index_of(anchor).expect("anchor on part");
+    let host_exits = usable(ctx, &map.rooms[hi], &ctx.pending(map, host, Some(edge)), edge);
+    let anchor_exits = usable(ctx, &part.rooms[ai], &ctx.pending(part, anchor, Some(edge)), edge);
+    let (min, max) = (ctx.params.corridor.0 as i32, ctx.params.corridor.1 as i32);
+    let mut trials = Vec::new();
+    for &he in &host_exits {
+        let hx = &ctx.shapes[map.rooms[hi].shape].exits[he];
+        let front = exit_cell(&map.rooms[hi], hx).step(hx.dir);
+        let (dx, dy) = hx.dir.delta();
+        for &ae in &anchor_exits {
+            let ax = &ctx.shapes[part.rooms[ai].shape].exits[ae];
+            if ax.cells.len() != hx.cells.len() {
+                continue;
+            }
+            let local = exit_cell(&part.rooms[ai], ax);
+            let (adx, ady) = ax.dir.delta();
+            for g in 1..=8 {
+                for s in -8i32..=8 {
+                    let len = g + s.abs() + 1;
+                    if len < min || len > max {
+                        continue;
+                    }
+                    // The anchor's door tile, g tiles out and s tiles aside.
+                    let t = Pos::new(front.x + dx * g - dy * s, front.y + dy * g + dx * s);
+                    let offset = Pos::new(t.x - adx - local.x, t.y - ady - local.y);
+                    trials.push((f64::from(len) + ctx.rng.unit() * 4.0, he, ae, front, t, offset));
+                }
+            }
+        }
+    }
+    trials.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut tried = 0;
+    for (_, he, ae, front, t, offset) in trials {
+        if tried >= CORRIDOR_TRIALS || ctx.budget == 0 {
+            break;
+        }
+        ctx.budget = ctx.budget.saturating_sub(u64::from(part.rooms.len() as u32));
+        if !map.fits_canvas(ctx.shapes, part, offset) {
+            continue;
+        }
+        tried += 1;
+        let mark = map.mark();
+        let base = map.rooms.len();
+        map.merge(ctx.shapes, part, offset);
+        let blocked = |m: &Canvas, p: Pos| m.corridor.contains(&p) || m.is_room_tile(ctx.shapes, p);
+        let hx_dir = ctx.shapes[map.rooms[hi].shape].exits[he].dir;
+        let route = if blocked(map, front) || blocked(map, t) { None } else { super::corridor::route(ctx, map, front, t, hx_dir, max as usize) };
+        match route {
+            Some(tiles) if tiles.len() as i32 >= min && tiles.len() as i32 <= max => {
+                let ni = base + ai;
+                map.rooms[hi].used[he] = true;
+                map.rooms[ni].used[ae] = true;
+                let ph = exit_cell(&map.rooms[hi], &ctx.shapes[map.rooms[hi].shape].exits[he]);
+                let pa = exit_cell(&map.rooms[ni], &ctx.shapes[map.rooms[ni].shape].exits[ae]);
+                map.add_corridor(&tiles);
+                let mut path = vec![ph];
+                path.extend(tiles);
+                path.push(pa);
+                if ctx.level.graph.edge_endpoints(edge).expect("edge").0 != host {
+                    path.reverse();
+                }
+                map.add_link(Link { edge, kind: LinkKind::Corridor, path });
+                return true;
+            }
+            _ => map.rollback(ctx.shapes, mark),
+        }
+    }
+    false
+}

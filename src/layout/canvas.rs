@@ -1,0 +1,234 @@
+//! A canvas: rooms and corridors placed on one tile grid, with the spatial
+//! index that makes overlap checks cheap.
+
+use std::collections::{HashMap, HashSet};
+
+use petgraph::graph::{EdgeIndex, NodeIndex};
+
+use super::shape::Shape;
+use crate::geom::Pos;
+
+const BUCKET: i32 = 32;
+
+/// A room placed on a canvas.
+#[derive(Clone, Debug)]
+pub struct PlacedRoom {
+    /// The level-graph node.
+    pub node: NodeIndex,
+    /// Index into the shape table.
+    pub shape: usize,
+    /// Top-left corner of the template art.
+    pub pos: Pos,
+    /// Which exits are used.
+    pub used: Vec<bool>,
+}
+
+/// How a connection was realised.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinkKind {
+    /// The two rooms' exits touch.
+    Door,
+    /// A corridor runs between the exits.
+    Corridor,
+}
+
+/// A realised edge of the level graph.
+#[derive(Clone, Debug)]
+pub struct Link {
+    /// The level-graph edge.
+    pub edge: EdgeIndex,
+    /// Door or corridor.
+    pub kind: LinkKind,
+    /// Exit cell of the edge's source room, corridor tiles, exit cell of the target room.
+    pub path: Vec<Pos>,
+}
+
+/// Rooms and corridors on one grid.
+#[derive(Clone, Debug, Default)]
+pub struct Canvas {
+    /// Placed rooms.
+    pub rooms: Vec<PlacedRoom>,
+    /// Realised connections.
+    pub links: Vec<Link>,
+    /// Corridor tiles.
+    pub corridor: HashSet<Pos>,
+    buckets: HashMap<(i32, i32), Vec<u32>>,
+    by_node: HashMap<NodeIndex, usize>,
+    done: HashSet<EdgeIndex>,
+    corridor_log: Vec<Pos>,
+}
+
+/// A point to roll a canvas back to.
+#[derive(Clone, Copy, Debug)]
+pub struct Mark {
+    rooms: usize,
+    links: usize,
+    corridor: usize,
+}
+
+fn bucket_range(pos: Pos, w: i32, h: i32) -> impl Iterator<Item = (i32, i32)> {
+    let (x0, y0) = (pos.x.div_euclid(BUCKET), pos.y.div_euclid(BUCKET));
+    let (x1, y1) = ((pos.x + w - 1).div_euclid(BUCKET), (pos.y + h - 1).div_euclid(BUCKET));
+    (y0..=y1).flat_map(move |y| (x0..=x1).map(move |x| (x, y)))
+}
+
+impl Canvas {
+    /// The room placed for `node`.
+    pub fn room_of(&self, node: NodeIndex) -> Option<&PlacedRoom> {
+        self.by_node.get(&node).map(|&i| &self.rooms[i])
+    }
+
+    /// Index of the room placed for `node`.
+    pub fn index_of(&self, node: NodeIndex) -> Option<usize> {
+        self.by_node.get(&node).copied()
+    }
+
+    /// Whether `shape` at `pos` overlaps nothing on the canvas.
+    pub fn fits(&self, shapes: &[Shape], shape: &Shape, pos: Pos) -> bool {
+        for b in bucket_range(pos, shape.width, shape.height) {
+            let Some(list) = self.buckets.get(&b) else { continue };
+            for &ri in list {
+                let r = &self.rooms[ri as usize];
+                let s = &shapes[r.shape];
+                let x0 = pos.x.max(r.pos.x);
+                let y0 = pos.y.max(r.pos.y);
+                let x1 = (pos.x + shape.width).min(r.pos.x + s.width);
+                let y1 = (pos.y + shape.height).min(r.pos.y + s.height);
+                for y in y0..y1 {
+                    for x in x0..x1 {
+                        if shape.is_solid(Pos::new(x - pos.x, y - pos.y)) && s.is_solid(Pos::new(x - r.pos.x, y - r.pos.y)) {
+                            return false;
+                        }
+                    }
+                }
+            }
+        }
+        if !self.corridor.is_empty() {
+            for c in &shape.footprint {
+                if self.corridor.contains(&Pos::new(c.x + pos.x, c.y + pos.y)) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether a tile is inside any room's footprint.
+    pub fn is_room_tile(&self, shapes: &[Shape], p: Pos) -> bool {
+        let b = (p.x.div_euclid(BUCKET), p.y.div_euclid(BUCKET));
+        self.buckets.get(&b).is_some_and(|list| {
+            list.iter().any(|&ri| {
+                let r = &self.rooms[ri as usize];
+                shapes[r.shape].is_solid(Pos::new(p.x - r.pos.x, p.y - r.pos.y))
+            })
+        })
+    }
+
+    /// Places a room (the caller checked that it fits).
+    pub fn add_room(&mut self, shapes: &[Shape], node: NodeIndex, shape: usize, pos: Pos) -> usize {
+        let i = self.rooms.len();
+        let s = &shapes[shape];
+        for b in bucket_range(pos, s.width, s.height) {
+            self.buckets.entry(b).or_default().push(i as u32);
+        }
+        self.rooms.push(PlacedRoom { node, shape, pos, used: vec![false; s.exits.len()] });
+        self.by_node.insert(node, i);
+        i
+    }
+
+    /// Removes the most recently placed room (for back-tracking).
+    pub fn pop_room(&mut self, shapes: &[Shape]) {
+        let Some(r) = self.rooms.pop() else { return };
+        let i = self.rooms.len() as u32;
+        let s = &shapes[r.shape];
+        for b in bucket_range(r.pos, s.width, s.height) {
+            if let Some(list) = self.buckets.get_mut(&b) {
+                list.retain(|x| *x != i);
+            }
+        }
+        self.by_node.remove(&r.node);
+    }
+
+    /// Records a realised edge.
+    pub fn add_link(&mut self, link: Link) {
+        self.done.insert(link.edge);
+        self.links.push(link);
+    }
+
+    /// Forgets the most recent links down to `len`.
+    fn truncate_links(&mut self, len: usize) {
+        for l in self.links.drain(len..) {
+            self.done.remove(&l.edge);
+        }
+    }
+
+    /// Whether `edge` is realised on this canvas.
+    pub fn realised(&self, edge: EdgeIndex) -> bool {
+        self.done.contains(&edge)
+    }
+
+    /// Adds corridor tiles.
+    pub fn add_corridor(&mut self, tiles: &[Pos]) {
+        for &t in tiles {
+            if self.corridor.insert(t) {
+                self.corridor_log.push(t);
+            }
+        }
+    }
+
+    /// The current state, to [`Self::rollback`] to.
+    pub fn mark(&self) -> Mark {
+        Mark { rooms: self.rooms.len(), links: self.links.len(), corridor: self.corridor_log.len() }
+    }
+
+    /// Removes every room, link and corridor tile added since `mark`. Exit
+    /// flags set on rooms older than the mark are the caller's to restore.
+    pub fn rollback(&mut self, shapes: &[Shape], mark: Mark) {
+        while self.rooms.len() > mark.rooms {
+            self.pop_room(shapes);
+        }
+        self.truncate_links(mark.links);
+        for t in self.corridor_log.drain(mark.corridor..) {
+            self.corridor.remove(&t);
+        }
+    }
+
+    /// Bounding box of everything: (min, max) inclusive, or `None` when empty.
+    pub fn bounds(&self, shapes: &[Shape]) -> Option<(Pos, Pos)> {
+        let mut it = self
+            .rooms
+            .iter()
+            .flat_map(|r| {
+                let s = &shapes[r.shape];
+                [r.pos, Pos::new(r.pos.x + s.width - 1, r.pos.y + s.height - 1)]
+            })
+            .chain(self.corridor.iter().copied());
+        let first = it.next()?;
+        Some(it.fold((first, first), |(lo, hi), p| {
+            (Pos::new(lo.x.min(p.x), lo.y.min(p.y)), Pos::new(hi.x.max(p.x), hi.y.max(p.y)))
+        }))
+    }
+
+    /// Whether all of `other`, moved by `offset`, fits on this canvas.
+    pub fn fits_canvas(&self, shapes: &[Shape], other: &Canvas, offset: Pos) -> bool {
+        other.rooms.iter().all(|r| self.fits(shapes, &shapes[r.shape], Pos::new(r.pos.x + offset.x, r.pos.y + offset.y)))
+            && other.corridor.iter().all(|c| {
+                let p = Pos::new(c.x + offset.x, c.y + offset.y);
+                !self.corridor.contains(&p) && !self.is_room_tile(shapes, p)
+            })
+    }
+
+    /// Copies `other` onto this canvas, moved by `offset`.
+    pub fn merge(&mut self, shapes: &[Shape], other: &Canvas, offset: Pos) {
+        let shift = |p: Pos| Pos::new(p.x + offset.x, p.y + offset.y);
+        for r in &other.rooms {
+            let i = self.add_room(shapes, r.node, r.shape, shift(r.pos));
+            self.rooms[i].used.clone_from(&r.used);
+        }
+        for l in &other.links {
+            self.add_link(Link { edge: l.edge, kind: l.kind, path: l.path.iter().map(|&p| shift(p)).collect() });
+        }
+        let tiles: Vec<Pos> = other.corridor_log.iter().map(|&p| shift(p)).collect();
+        self.add_corridor(&tiles);
+    }
+}

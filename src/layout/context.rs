@@ -1,0 +1,210 @@
+//! What every layout step needs: the graph, the shapes, which exits may serve
+//! which edge, and the work budget.
+
+use petgraph::graph::{EdgeIndex, NodeIndex};
+
+use super::canvas::{Canvas, Link, LinkKind, PlacedRoom};
+use super::shape::{Shape, ShapeExit};
+use crate::flow::LayoutParams;
+use crate::geom::Pos;
+use crate::graph::{EdgeKind, LevelGraph};
+use crate::rng::Rng;
+use crate::rooms::ExitKind;
+
+/// Read-only inputs of one layout attempt, plus its budget and random source.
+pub struct Ctx<'a> {
+    /// The expanded graph.
+    pub level: &'a LevelGraph,
+    /// One shape per library template.
+    pub shapes: &'a [Shape],
+    /// Shape of each node (`None` for connectors: any connector shape).
+    pub shape_of: Vec<Option<usize>>,
+    /// Shapes of connector templates.
+    pub connectors: Vec<usize>,
+    /// Flow layout settings.
+    pub params: &'a LayoutParams,
+    /// Random source of this attempt.
+    pub rng: Rng,
+    /// Work left (candidate placements evaluated); at zero, steps give up.
+    pub budget: u64,
+}
+
+/// A way to place a new room against a placed one.
+#[derive(Clone, Copy, Debug)]
+pub struct Candidate {
+    /// Shape of the new room.
+    pub shape: usize,
+    /// Its position.
+    pub pos: Pos,
+    /// Exit used on the placed room.
+    pub host_exit: usize,
+    /// Exit used on the new room.
+    pub exit: usize,
+    /// Higher is better.
+    pub score: f64,
+}
+
+/// Global cell of an exit's first tile.
+pub fn exit_cell(room: &PlacedRoom, e: &ShapeExit) -> Pos {
+    Pos::new(room.pos.x + e.cells[0].x, room.pos.y + e.cells[0].y)
+}
+
+impl Ctx<'_> {
+    /// Whether `node`'s end of `edge` is its tree-parent edge (served by
+    /// `entrance_only` exits; every other edge by `exit_only` ones).
+    pub fn is_parent_edge(&self, node: NodeIndex, edge: EdgeIndex) -> bool {
+        let (_, to) = self.level.graph.edge_endpoints(edge).expect("edge");
+        to == node && self.level.graph[edge].kind == EdgeKind::Tree
+    }
+
+    /// Whether an exit kind may serve that end of the edge.
+    pub fn kind_fits(&self, kind: ExitKind, node: NodeIndex, edge: EdgeIndex) -> bool {
+        match kind {
+            ExitKind::Any => true,
+            ExitKind::EntranceOnly => self.is_parent_edge(node, edge),
+            ExitKind::ExitOnly => !self.is_parent_edge(node, edge),
+        }
+    }
+
+    /// Physical edges of `node` (tree and loop, not warp).
+    pub fn edges_of(&self, node: NodeIndex) -> Vec<EdgeIndex> {
+        use petgraph::visit::EdgeRef;
+        let mut v: Vec<EdgeIndex> = self
+            .level
+            .graph
+            .edges_directed(node, petgraph::Direction::Outgoing)
+            .chain(self.level.graph.edges_directed(node, petgraph::Direction::Incoming))
+            .filter(|e| e.weight().kind != EdgeKind::Warp && e.source() != e.target())
+            .map(|e| e.id())
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// Whether an exit of a placed room is free: unused, and no exit of its group used.
+    pub fn exit_free(&self, shape: &Shape, used: &[bool], i: usize) -> bool {
+        if used[i] {
+            return false;
+        }
+        match shape.exits[i].group {
+            None => true,
+            Some(g) => !shape.exits.iter().zip(used).any(|(e, u)| *u && e.group == Some(g)),
+        }
+    }
+
+    /// Whether, with exits `used` taken, a room can still serve all of
+    /// `pending` (its edges not yet realised).
+    pub fn can_serve(&self, node: NodeIndex, shape: &Shape, used: &[bool], pending: &[EdgeIndex]) -> bool {
+        if pending.is_empty() {
+            return true;
+        }
+        let free: Vec<usize> = (0..shape.exits.len()).filter(|&i| self.exit_free(shape, used, i)).collect();
+        let count = |pred: &dyn Fn(&ShapeExit) -> bool| {
+            let mut groups: Vec<u16> = Vec::new();
+            let mut n = 0;
+            for &i in &free {
+                let e = &shape.exits[i];
+                if !pred(e) {
+                    continue;
+                }
+                match e.group {
+                    Some(g) if groups.contains(&g) => {}
+                    Some(g) => {
+                        groups.push(g);
+                        n += 1;
+                    }
+                    None => n += 1,
+                }
+            }
+            n
+        };
+        let parent = pending.iter().filter(|&&e| self.is_parent_edge(node, e)).count();
+        let other = pending.len() - parent;
+        count(&|_| true) >= pending.len()
+            && (parent == 0 || count(&|e| e.kind != ExitKind::ExitOnly) >= 1)
+            && count(&|e| e.kind != ExitKind::EntranceOnly) >= other
+    }
+
+    /// Edges of `node` not yet realised on `canvas` (ignoring `also_done`).
+    pub fn pending(&self, canvas: &Canvas, node: NodeIndex, also_done: Option<EdgeIndex>) -> Vec<EdgeIndex> {
+        self.edges_of(node)
+            .into_iter()
+            .filter(|&e| Some(e) != also_done && !canvas.realised(e))
+            .collect()
+    }
+
+    /// Shapes `node` may take.
+    pub fn shape_options(&self, node: NodeIndex) -> Vec<usize> {
+        match self.shape_of[node.index()] {
+            Some(s) => vec![s],
+            None => self.connectors.clone(),
+        }
+    }
+
+    /// Every way to place `node` (not yet placed) against the placed room
+    /// `host` through `edge`, that overlaps nothing and leaves both rooms able
+    /// to serve their other edges. `score` is filled by the caller.
+    pub fn attach_candidates(&mut self, canvas: &Canvas, host: usize, node: NodeIndex, edge: EdgeIndex) -> Vec<Candidate> {
+        let hr = &canvas.rooms[host];
+        let hs = &self.shapes[hr.shape];
+        let host_pending: Vec<EdgeIndex> = self.pending(canvas, hr.node, Some(edge));
+        let node_pending: Vec<EdgeIndex> = self.edges_of(node).into_iter().filter(|&e| e != edge).collect();
+        let mut out = Vec::new();
+        for (hi, he) in hs.exits.iter().enumerate() {
+            if !self.exit_free(hs, &hr.used, hi) || !self.kind_fits(he.kind, hr.node, edge) {
+                continue;
+            }
+            let mut host_used = hr.used.clone();
+            host_used[hi] = true;
+            if !self.can_serve(hr.node, hs, &host_used, &host_pending) {
+                continue;
+            }
+            let door = exit_cell(hr, he).step(he.dir);
+            for s in self.shape_options(node) {
+                let shape = &self.shapes[s];
+                for (ni, ne) in shape.exits.iter().enumerate() {
+                    if ne.dir != he.dir.opposite() || ne.cells.len() != he.cells.len() || !self.kind_fits(ne.kind, node, edge) {
+                        continue;
+                    }
+                    self.budget = self.budget.saturating_sub(1);
+                    let pos = Pos::new(door.x - ne.cells[0].x, door.y - ne.cells[0].y);
+                    if !canvas.fits(self.shapes, shape, pos) {
+                        continue;
+                    }
+                    let mut used = vec![false; shape.exits.len()];
+                    used[ni] = true;
+                    if !self.can_serve(node, shape, &used, &node_pending) {
+                        continue;
+                    }
+                    out.push(Candidate { shape: s, pos, host_exit: hi, exit: ni, score: 0.0 });
+                }
+            }
+        }
+        out
+    }
+
+    /// Places `node` as described by `c`, realising `edge` as a door.
+    pub fn commit(&self, canvas: &mut Canvas, host: usize, node: NodeIndex, edge: EdgeIndex, c: &Candidate) -> usize {
+        let i = canvas.add_room(self.shapes, node, c.shape, c.pos);
+        canvas.rooms[i].used[c.exit] = true;
+        canvas.rooms[host].used[c.host_exit] = true;
+        let a = exit_cell(&canvas.rooms[host], &self.shapes[canvas.rooms[host].shape].exits[c.host_exit]);
+        let b = exit_cell(&canvas.rooms[i], &self.shapes[c.shape].exits[c.exit]);
+        let host_is_source = self.level.graph.edge_endpoints(edge).expect("edge").0 == canvas.rooms[host].node;
+        let path = if host_is_source { vec![a, b] } else { vec![b, a] };
+        canvas.add_link(Link { edge, kind: LinkKind::Door, path });
+        i
+    }
+
+    /// Centre of a placed room.
+    pub fn centre(&self, room: &PlacedRoom) -> (f64, f64) {
+        let s = &self.shapes[room.shape];
+        (f64::from(room.pos.x) + f64::from(s.width) / 2.0, f64::from(room.pos.y) + f64::from(s.height) / 2.0)
+    }
+
+    /// Centre of a candidate placement.
+    pub fn candidate_centre(&self, c: &Candidate) -> (f64, f64) {
+        let s = &self.shapes[c.shape];
+        (f64::from(c.pos.x) + f64::from(s.width) / 2.0, f64::from(c.pos.y) + f64::from(s.height) / 2.0)
+    }
+}

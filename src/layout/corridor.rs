@@ -1,0 +1,141 @@
+//! Joining two placed rooms: directly when two free exits face each other,
+//! otherwise with an A* corridor (from `pathfinding`) within the flow's
+//! length bounds.
+
+use petgraph::graph::{EdgeIndex, NodeIndex};
+
+use super::canvas::{Canvas, Link, LinkKind};
+use super::context::{Ctx, exit_cell};
+use crate::geom::{Dir, Pos};
+
+/// Exit pairs tried with A* before giving up on a connection.
+const PAIRS_TRIED: usize = 8;
+
+/// Free exits of a placed room that may serve `edge`, keeping the room able
+/// to serve its other pending edges.
+fn usable_exits(ctx: &Ctx, canvas: &Canvas, room: usize, edge: EdgeIndex) -> Vec<usize> {
+    let r = &canvas.rooms[room];
+    let s = &ctx.shapes[r.shape];
+    let pending = ctx.pending(canvas, r.node, Some(edge));
+    (0..s.exits.len())
+        .filter(|&i| ctx.exit_free(s, &r.used, i) && ctx.kind_fits(s.exits[i].kind, r.node, edge))
+        .filter(|&i| {
+            let mut used = r.used.clone();
+            used[i] = true;
+            ctx.can_serve(r.node, s, &used, &pending)
+        })
+        .collect()
+}
+
+/// Two free exits, one of each room, that touch face to face.
+pub fn direct_pair(ctx: &Ctx, canvas: &Canvas, a: usize, b: usize, edge: EdgeIndex) -> Option<(usize, usize)> {
+    let (ra, rb) = (&canvas.rooms[a], &canvas.rooms[b]);
+    let (sa, sb) = (&ctx.shapes[ra.shape], &ctx.shapes[rb.shape]);
+    let eb_all = usable_exits(ctx, canvas, b, edge);
+    for ea in usable_exits(ctx, canvas, a, edge) {
+        let xa = &sa.exits[ea];
+        let front = exit_cell(ra, xa).step(xa.dir);
+        for &eb in &eb_all {
+            let xb = &sb.exits[eb];
+            if xb.dir == xa.dir.opposite() && xb.cells.len() == xa.cells.len() && exit_cell(rb, xb) == front {
+                return Some((ea, eb));
+            }
+        }
+    }
+    None
+}
+
+/// Realises `edge` between the placed rooms of `a` and `b`: a door when two
+/// exits touch, else a corridor. Returns false when neither is possible.
+pub fn connect(ctx: &mut Ctx, canvas: &mut Canvas, a: NodeIndex, b: NodeIndex, edge: EdgeIndex) -> bool {
+    let (Some(ia), Some(ib)) = (canvas.index_of(a), canvas.index_of(b)) else {
+        return false;
+    };
+    let source_is_a = ctx.level.graph.edge_endpoints(edge).expect("edge").0 == a;
+    if let Some((ea, eb)) = direct_pair(ctx, canvas, ia, ib, edge) {
+        let pa = mark(ctx, canvas, ia, ea);
+        let pb = mark(ctx, canvas, ib, eb);
+        let path = if source_is_a { vec![pa, pb] } else { vec![pb, pa] };
+        canvas.add_link(Link { edge, kind: LinkKind::Door, path });
+        return true;
+    }
+    let (min, max) = (ctx.params.corridor.0 as usize, ctx.params.corridor.1 as usize);
+    let blocked = |canvas: &Canvas, ctx: &Ctx, p: Pos| canvas.corridor.contains(&p) || canvas.is_room_tile(ctx.shapes, p);
+    let mut pairs = Vec::new();
+    for ea in usable_exits(ctx, canvas, ia, edge) {
+        let xa = &ctx.shapes[canvas.rooms[ia].shape].exits[ea];
+        let s = exit_cell(&canvas.rooms[ia], xa).step(xa.dir);
+        if blocked(canvas, ctx, s) {
+            continue;
+        }
+        for eb in usable_exits(ctx, canvas, ib, edge) {
+            let xb = &ctx.shapes[canvas.rooms[ib].shape].exits[eb];
+            if xb.cells.len() != xa.cells.len() {
+                continue;
+            }
+            let t = exit_cell(&canvas.rooms[ib], xb).step(xb.dir);
+            let est = s.manhattan(t) as usize + 1;
+            if est > max || blocked(canvas, ctx, t) {
+                continue;
+            }
+            pairs.push((est as f64 + ctx.rng.unit() * 3.0, ea, eb, s, t, xa.dir));
+        }
+    }
+    pairs.sort_by(|x, y| x.0.total_cmp(&y.0));
+    for &(_, ea, eb, s, t, da) in pairs.iter().take(PAIRS_TRIED) {
+        ctx.budget = ctx.budget.saturating_sub(20);
+        let Some(tiles) = route(ctx, canvas, s, t, da, max) else { continue };
+        if tiles.len() < min || tiles.len() > max {
+            continue;
+        }
+        let pa = mark(ctx, canvas, ia, ea);
+        let pb = mark(ctx, canvas, ib, eb);
+        canvas.add_corridor(&tiles);
+        let mut path = Vec::with_capacity(tiles.len() + 2);
+        path.push(pa);
+        path.extend(tiles);
+        path.push(pb);
+        if !source_is_a {
+            path.reverse();
+        }
+        canvas.add_link(Link { edge, kind: LinkKind::Corridor, path });
+        return true;
+    }
+    false
+}
+
+fn mark(ctx: &Ctx, canvas: &mut Canvas, room: usize, exit: usize) -> Pos {
+    canvas.rooms[room].used[exit] = true;
+    exit_cell(&canvas.rooms[room], &ctx.shapes[canvas.rooms[room].shape].exits[exit])
+}
+
+/// Shortest corridor from `s` to `t` over free tiles, penalising turns and
+/// running alongside other corridors.
+/// The search stays inside a box around the two ends sized by `max`.
+pub fn route(ctx: &Ctx, canvas: &Canvas, s: Pos, t: Pos, out_dir: Dir, max: usize) -> Option<Vec<Pos>> {
+    let slack = ((max as i32 - s.manhattan(t)) / 2).clamp(2, 12);
+    let (x0, x1) = (s.x.min(t.x) - slack, s.x.max(t.x) + slack);
+    let (y0, y1) = (s.y.min(t.y) - slack, s.y.max(t.y) + slack);
+    let free = |p: Pos| {
+        p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1 && !canvas.corridor.contains(&p) && !canvas.is_room_tile(ctx.shapes, p)
+    };
+    let crowded = |p: Pos| Dir::ALL.iter().any(|d| canvas.corridor.contains(&p.step(*d)));
+    let (path, _) = pathfinding::directed::astar::astar(
+        &(s, out_dir),
+        |&(p, d)| {
+            Dir::ALL
+                .into_iter()
+                .filter(move |nd| *nd != d.opposite())
+                .map(move |nd| (p.step(nd), nd))
+                .filter(|(q, _)| free(*q))
+                .map(move |(q, nd)| {
+                    let cost = 10 + if nd == d { 0 } else { 6 } + if crowded(q) { 25 } else { 0 };
+                    ((q, nd), cost)
+                })
+                .collect::<Vec<_>>()
+        },
+        |&(p, _)| 10 * p.manhattan(t) as u32,
+        |&(p, _)| p == t,
+    )?;
+    Some(path.into_iter().map(|(p, _)| p).collect())
+}

@@ -1,0 +1,157 @@
+//! Loop composites: each ear grows from both anchored ends alternately, first
+//! spreading apart, then (past half way) bending back together; the last room
+//! closes the loop with a door when one of its exits meets the other end, else
+//! with a corridor.
+
+use petgraph::graph::{EdgeIndex, NodeIndex};
+
+use super::canvas::{Canvas, Link, LinkKind};
+use super::context::{Candidate, Ctx};
+use super::corridor::{connect, direct_pair};
+use super::failure::Failure;
+use super::tree::place_root;
+use crate::graph::Ear;
+
+/// Candidates of the closing room tried with a corridor.
+const CLOSING_TRIES: usize = 6;
+
+/// Lays out a loop composite, rebuilding it up to `loop_rebuilds` times.
+pub fn layout_loop(ctx: &mut Ctx, ears: &[Ear], index: usize) -> Result<Canvas, Failure> {
+    let first = ears[0].nodes[0];
+    let mut stuck = (first, "");
+    for _ in 0..ctx.params.loop_rebuilds.max(1) {
+        let mut canvas = Canvas::default();
+        if !place_root(ctx, &mut canvas, first) {
+            break;
+        }
+        match ears.iter().try_for_each(|ear| grow_ear(ctx, &mut canvas, ear)) {
+            Ok(()) => return Ok(canvas),
+            Err(s) => stuck = s,
+        }
+        if ctx.budget == 0 {
+            break;
+        }
+    }
+    let size: usize = ears.iter().map(|e| e.nodes.len() - 1).sum();
+    let (node, why) = stuck;
+    Err(Failure {
+        stage: "loop",
+        composite: index,
+        node: Some(node),
+        reason: format!(
+            "loop of {size} rooms could not be {why} at `{}` after {} attempts (corridors {}..{} tiles)",
+            ctx.level.graph[node].id, ctx.params.loop_rebuilds, ctx.params.corridor.0, ctx.params.corridor.1
+        ),
+    })
+}
+
+fn size_of(ctx: &Ctx, node: NodeIndex) -> f64 {
+    let s = &ctx.shapes[ctx.shape_options(node)[0]];
+    f64::from(s.width + s.height) / 2.0
+}
+
+fn dist(a: (f64, f64), b: (f64, f64)) -> f64 {
+    ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt()
+}
+
+/// Places the inner nodes of an ear; its first and last nodes are placed.
+fn grow_ear(ctx: &mut Ctx, canvas: &mut Canvas, ear: &Ear) -> Result<(), (NodeIndex, &'static str)> {
+    let k = ear.nodes.len();
+    if k == 2 {
+        return if connect(ctx, canvas, ear.nodes[0], ear.nodes[1], ear.edges[0]) { Ok(()) } else { Err((ear.nodes[1], "closed")) };
+    }
+    // Expected distance between the two open ends half way: a ring's diameter.
+    let spread = ear.nodes.iter().map(|&n| size_of(ctx, n)).sum::<f64>() / std::f64::consts::PI;
+    let (mut lo, mut hi) = (1, k - 2);
+    let inner = k - 2;
+    let mut left = true;
+    while lo < hi {
+        let placed = (lo - 1) + (k - 2 - hi);
+        let (node, host, edge, target) = if left {
+            (ear.nodes[lo], ear.nodes[lo - 1], ear.edges[lo - 1], ear.nodes[hi + 1])
+        } else {
+            (ear.nodes[hi], ear.nodes[hi + 1], ear.edges[hi], ear.nodes[lo - 1])
+        };
+        let bending = 2 * placed >= inner;
+        if !place_on_arc(ctx, canvas, node, host, edge, target, spread, bending) {
+            return Err((node, "placed"));
+        }
+        if left {
+            lo += 1;
+        } else {
+            hi -= 1;
+        }
+        left = !left;
+    }
+    // The last room joins its arc on one side and closes the loop on the other.
+    let node = ear.nodes[lo];
+    let sides = [(ear.nodes[lo - 1], ear.edges[lo - 1], ear.nodes[lo + 1], ear.edges[lo]), (ear.nodes[lo + 1], ear.edges[lo], ear.nodes[lo - 1], ear.edges[lo - 1])];
+    for (host, edge, other, other_edge) in sides {
+        if close_with(ctx, canvas, node, host, edge, other, other_edge) {
+            return Ok(());
+        }
+    }
+    Err((node, "closed"))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn place_on_arc(ctx: &mut Ctx, canvas: &mut Canvas, node: NodeIndex, host: NodeIndex, edge: EdgeIndex, target: NodeIndex, spread: f64, bending: bool) -> bool {
+    let hi = canvas.index_of(host).expect("placed");
+    let goal = ctx.centre(canvas.room_of(target).expect("placed"));
+    let mut cands = ctx.attach_candidates(canvas, hi, node, edge);
+    if cands.is_empty() {
+        return false;
+    }
+    for c in &mut cands {
+        let d = dist(ctx.candidate_centre(c), goal);
+        c.score = if bending { -d } else { -(d - spread).abs() } + ctx.rng.unit() * 4.0;
+    }
+    let best = cands.iter().max_by(|a, b| a.score.total_cmp(&b.score)).copied().expect("non-empty");
+    ctx.commit(canvas, hi, node, edge, &best);
+    true
+}
+
+/// Places `node` against `host` and realises its edge to `other`: directly
+/// when some placement makes two exits meet, else by a corridor.
+fn close_with(ctx: &mut Ctx, canvas: &mut Canvas, node: NodeIndex, host: NodeIndex, edge: EdgeIndex, other: NodeIndex, other_edge: EdgeIndex) -> bool {
+    let hi = canvas.index_of(host).expect("placed");
+    let oi = canvas.index_of(other).expect("placed");
+    let goal = ctx.centre(&canvas.rooms[oi]);
+    let mut cands: Vec<Candidate> = ctx.attach_candidates(canvas, hi, node, edge);
+    for c in &mut cands {
+        c.score = -dist(ctx.candidate_centre(c), goal) + ctx.rng.unit() * 2.0;
+    }
+    cands.sort_by(|a, b| b.score.total_cmp(&a.score));
+    let mark = canvas.mark();
+    let undo = |canvas: &mut Canvas, ctx: &Ctx, c: &Candidate| {
+        canvas.rollback(ctx.shapes, mark);
+        canvas.rooms[hi].used[c.host_exit] = false;
+    };
+    // A placement whose free exit meets the other end: two doors, no corridor.
+    for c in &cands {
+        let ni = ctx.commit(canvas, hi, node, edge, c);
+        if let Some((en, eo)) = direct_pair(ctx, canvas, ni, oi, other_edge) {
+            close_direct(ctx, canvas, ni, en, oi, eo, other_edge);
+            return true;
+        }
+        undo(canvas, ctx, c);
+    }
+    for c in cands.iter().take(CLOSING_TRIES) {
+        ctx.commit(canvas, hi, node, edge, c);
+        if connect(ctx, canvas, node, other, other_edge) {
+            return true;
+        }
+        undo(canvas, ctx, c);
+    }
+    false
+}
+
+fn close_direct(ctx: &Ctx, canvas: &mut Canvas, a: usize, ea: usize, b: usize, eb: usize, edge: EdgeIndex) {
+    canvas.rooms[a].used[ea] = true;
+    canvas.rooms[b].used[eb] = true;
+    let pa = super::context::exit_cell(&canvas.rooms[a], &ctx.shapes[canvas.rooms[a].shape].exits[ea]);
+    let pb = super::context::exit_cell(&canvas.rooms[b], &ctx.shapes[canvas.rooms[b].shape].exits[eb]);
+    let source_is_a = ctx.level.graph.edge_endpoints(edge).expect("edge").0 == canvas.rooms[a].node;
+    let path = if source_is_a { vec![pa, pb] } else { vec![pb, pa] };
+    canvas.add_link(Link { edge, kind: LinkKind::Door, path });
+}

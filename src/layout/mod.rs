@@ -1,0 +1,194 @@
+//! Layout: the expanded graph becomes rooms on a tile grid.
+//!
+//! 1. [`decompose`](crate::graph::decompose) splits the graph into loop and tree composites;
+//! 2. each composite is laid out on its own canvas ([`tree`], [`loops`]) by
+//!    joining room exits, with back-tracking and bounded rebuilds;
+//! 3. [`assemble`] moves the canvases so their link exits meet (or sit a short
+//!    corridor apart) and joins what is left with A* [`corridor`]s.
+//!
+//! Every loop is bounded; a layout that cannot be made ends in a [`Failure`]
+//! naming the stage, the composite and the node.
+
+mod assemble;
+mod build;
+mod canvas;
+mod context;
+mod corridor;
+mod failure;
+mod loops;
+mod shape;
+mod tree;
+
+use std::collections::{BTreeSet, VecDeque};
+
+use petgraph::graph::{EdgeIndex, NodeIndex};
+
+pub use build::build_level;
+pub use canvas::{Canvas, Link, LinkKind, Mark, PlacedRoom};
+pub use failure::Failure;
+pub use shape::{Shape, ShapeExit};
+
+use context::Ctx;
+use crate::flow::LayoutParams;
+use crate::graph::{CompositeKind, Decomposition, LevelGraph};
+use crate::rng::Rng;
+
+/// Candidate placements one layout attempt may evaluate before giving up.
+pub const ATTEMPT_BUDGET: u64 = 400_000;
+
+/// Template geometry of a whole library, prepared once.
+#[derive(Clone, Debug)]
+pub struct ShapeTable {
+    /// One shape per template, in library order.
+    pub shapes: Vec<Shape>,
+    /// Indices of connector templates.
+    pub connectors: Vec<usize>,
+}
+
+impl ShapeTable {
+    /// Prepares every template of `library`.
+    pub fn new(library: &crate::rooms::RoomLibrary) -> Self {
+        let shapes: Vec<Shape> = library.templates().iter().enumerate().map(|(i, t)| Shape::new(i, t)).collect();
+        let connectors = shapes.iter().enumerate().filter(|(_, s)| s.category == "connector").map(|(i, _)| i).collect();
+        Self { shapes, connectors }
+    }
+}
+
+/// One layout attempt: places every room of `level` on one map.
+pub fn layout_once(
+    level: &LevelGraph,
+    library: &crate::rooms::RoomLibrary,
+    table: &ShapeTable,
+    decomposition: &Decomposition,
+    params: &LayoutParams,
+    rng: Rng,
+) -> Result<Canvas, Failure> {
+    let shape_of = level
+        .graph
+        .node_weights()
+        .map(|r| r.template.as_deref().and_then(|t| library.index_of(t)))
+        .collect();
+    let mut ctx = Ctx {
+        level,
+        shapes: &table.shapes,
+        shape_of,
+        connectors: table.connectors.clone(),
+        params,
+        rng,
+        budget: ATTEMPT_BUDGET,
+    };
+    let d = decomposition;
+    let mut placed: Vec<bool> = vec![false; d.composites.len()];
+    let mut links: Vec<EdgeIndex> = d.links.clone();
+    links.sort();
+    // Start from the room with the most connections (the entrance on ties).
+    let mut roots: Vec<NodeIndex> = level.graph.node_indices().collect();
+    roots.sort_by_key(|&n| (std::cmp::Reverse(level.door_count(n)), n != level.entrance, n.index()));
+    let mut map: Option<Canvas> = None;
+    for root in roots {
+        let c = d.composite_of[root.index()];
+        if placed[c] {
+            continue;
+        }
+        placed[c] = true;
+        let mut island = lay_out(&mut ctx, d, c, root)?;
+        let mut queue = VecDeque::from([c]);
+        while let Some(c) = queue.pop_front() {
+            for &e in &links {
+                let (a, b) = level.graph.edge_endpoints(e).expect("edge");
+                let (ca, cb) = (d.composite_of[a.index()], d.composite_of[b.index()]);
+                let (host, anchor, next) = match (ca == c && !placed[cb], cb == c && !placed[ca]) {
+                    (true, _) => (a, b, cb),
+                    (_, true) => (b, a, ca),
+                    _ => continue,
+                };
+                placed[next] = true;
+                attach_composite(&mut ctx, d, &mut island, next, host, anchor, e)?;
+                queue.push_back(next);
+            }
+        }
+        map = Some(match map {
+            None => island,
+            Some(mut m) => {
+                place_island(&ctx, &mut m, &island);
+                m
+            }
+        });
+    }
+    let mut map = map.unwrap_or_default();
+    // Links between rooms already on the map.
+    for &e in &links {
+        if map.realised(e) {
+            continue;
+        }
+        let (a, b) = level.graph.edge_endpoints(e).expect("edge");
+        if !corridor::connect(&mut ctx, &mut map, a, b, e) {
+            return Err(Failure {
+                stage: "assembly",
+                composite: d.composite_of[a.index()],
+                node: Some(b),
+                reason: format!(
+                    "no corridor of {}..{} tiles joins `{}` and `{}`",
+                    params.corridor.0, params.corridor.1, level.graph[a].id, level.graph[b].id
+                ),
+            });
+        }
+    }
+    Ok(map)
+}
+
+fn lay_out(ctx: &mut Ctx, d: &Decomposition, c: usize, root: NodeIndex) -> Result<Canvas, Failure> {
+    let comp = &d.composites[c];
+    match &comp.kind {
+        CompositeKind::Loop(ears) => loops::layout_loop(ctx, ears, c),
+        CompositeKind::Tree => tree::layout_tree(ctx, comp, c, root),
+    }
+}
+
+/// Rebuilds of a composite tried when its canvas fits nowhere on the map.
+const ATTACH_REBUILDS: usize = 4;
+
+#[allow(clippy::too_many_arguments)]
+fn attach_composite(ctx: &mut Ctx, d: &Decomposition, map: &mut Canvas, c: usize, host: NodeIndex, anchor: NodeIndex, edge: EdgeIndex) -> Result<(), Failure> {
+    for _ in 0..ATTACH_REBUILDS {
+        let part = lay_out(ctx, d, c, anchor)?;
+        if assemble::attach(ctx, map, &part, host, anchor, edge) || assemble::attach_by_corridor(ctx, map, &part, host, anchor, edge) {
+            return Ok(());
+        }
+        if ctx.budget == 0 {
+            break;
+        }
+    }
+    Err(Failure {
+        stage: "assembly",
+        composite: c,
+        node: Some(anchor),
+        reason: format!(
+            "the composite of {} rooms around `{}` fits against no free exit of `{}`",
+            d.composites[c].nodes.len(),
+            ctx.level.graph[anchor].id,
+            ctx.level.graph[host].id
+        ),
+    })
+}
+
+/// Puts a detached wing (reached by warp) beside the map.
+fn place_island(ctx: &Ctx, map: &mut Canvas, island: &Canvas) {
+    let (Some((_, hi)), Some((lo, _))) = (map.bounds(ctx.shapes), island.bounds(ctx.shapes)) else {
+        map.merge(ctx.shapes, island, crate::geom::Pos::new(0, 0));
+        return;
+    };
+    let offset = crate::geom::Pos::new(hi.x + 4 - lo.x, -lo.y);
+    map.merge(ctx.shapes, island, offset);
+}
+
+/// Every physical edge of the graph (tree and loop), for completeness checks.
+pub fn physical_edges(level: &LevelGraph) -> BTreeSet<EdgeIndex> {
+    use petgraph::visit::EdgeRef;
+    level
+        .graph
+        .edge_references()
+        .filter(|e| e.weight().kind != crate::graph::EdgeKind::Warp)
+        .map(|e| e.id())
+        .collect()
+}

@@ -1,0 +1,126 @@
+//! Tree composites: depth-first, exit to exit, with back-tracking.
+
+use std::collections::BTreeMap;
+
+use petgraph::graph::{EdgeIndex, NodeIndex};
+
+use super::canvas::Canvas;
+use super::context::{Ctx, exit_cell};
+use super::failure::Failure;
+use crate::geom::Pos;
+use crate::graph::Composite;
+
+/// Children failures after which a node gives up.
+const MAX_CHILD_FAILURES: u32 = 3;
+
+/// Lays out a tree composite from `root`, rebuilding it up to the flow's
+/// `tree_rebuilds` times.
+pub fn layout_tree(ctx: &mut Ctx, comp: &Composite, index: usize, root: NodeIndex) -> Result<Canvas, Failure> {
+    let mut adj: BTreeMap<NodeIndex, Vec<(NodeIndex, EdgeIndex)>> = BTreeMap::new();
+    for &e in &comp.edges {
+        let (a, b) = ctx.level.graph.edge_endpoints(e).expect("edge");
+        adj.entry(a).or_default().push((b, e));
+        adj.entry(b).or_default().push((a, e));
+    }
+    let mut stuck = root;
+    for _ in 0..ctx.params.tree_rebuilds.max(1) {
+        let mut canvas = Canvas::default();
+        if !place_root(ctx, &mut canvas, root) {
+            break;
+        }
+        let mut deepest = root;
+        if place_children(ctx, &mut canvas, &adj, root, &mut deepest) {
+            return Ok(canvas);
+        }
+        stuck = deepest;
+        if ctx.budget == 0 {
+            break;
+        }
+    }
+    Err(Failure {
+        stage: "tree",
+        composite: index,
+        node: Some(stuck),
+        reason: format!("no free exit of the rooms around it fits a template of `{}` without overlapping", ctx.level.graph[stuck].id),
+    })
+}
+
+/// Places `node` alone at the origin with a shape able to serve all its edges.
+pub fn place_root(ctx: &mut Ctx, canvas: &mut Canvas, node: NodeIndex) -> bool {
+    let mut options = ctx.shape_options(node);
+    ctx.rng.shuffle(&mut options);
+    let edges = ctx.edges_of(node);
+    for s in options {
+        let shape = &ctx.shapes[s];
+        if ctx.can_serve(node, shape, &vec![false; shape.exits.len()], &edges) {
+            canvas.add_room(ctx.shapes, node, s, Pos::new(0, 0));
+            return true;
+        }
+    }
+    false
+}
+
+fn place_children(
+    ctx: &mut Ctx,
+    canvas: &mut Canvas,
+    adj: &BTreeMap<NodeIndex, Vec<(NodeIndex, EdgeIndex)>>,
+    node: NodeIndex,
+    deepest: &mut NodeIndex,
+) -> bool {
+    let kids: Vec<(NodeIndex, EdgeIndex)> = adj
+        .get(&node)
+        .map_or(&[][..], Vec::as_slice)
+        .iter()
+        .copied()
+        .filter(|(w, _)| canvas.room_of(*w).is_none())
+        .collect();
+    kids.into_iter().all(|(kid, edge)| place_child(ctx, canvas, adj, node, kid, edge, deepest))
+}
+
+fn place_child(
+    ctx: &mut Ctx,
+    canvas: &mut Canvas,
+    adj: &BTreeMap<NodeIndex, Vec<(NodeIndex, EdgeIndex)>>,
+    node: NodeIndex,
+    kid: NodeIndex,
+    edge: EdgeIndex,
+    deepest: &mut NodeIndex,
+) -> bool {
+    let host = canvas.index_of(node).expect("placed");
+    let mut cands = ctx.attach_candidates(canvas, host, kid, edge);
+    if cands.is_empty() {
+        *deepest = kid;
+        return false;
+    }
+    let hr = &canvas.rooms[host];
+    let hs = &ctx.shapes[hr.shape];
+    let used: Vec<Pos> = hs.exits.iter().enumerate().filter(|(i, _)| hr.used[*i]).map(|(_, e)| exit_cell(hr, e)).collect();
+    let origin = ctx.centre(&canvas.rooms[0]);
+    for c in &mut cands {
+        let cell = exit_cell(hr, &hs.exits[c.host_exit]);
+        // Prefer exits far from the exits already used, and rooms near the root.
+        let spread = if used.is_empty() { 0.0 } else { used.iter().map(|u| f64::from(u.manhattan(cell))).sum::<f64>() / used.len() as f64 };
+        let (cx, cy) = ctx.candidate_centre(c);
+        let far = ((cx - origin.0).abs() + (cy - origin.1).abs()) / 8.0;
+        c.score = spread.min(12.0) - far + ctx.rng.unit() * 4.0;
+    }
+    cands.sort_by(|a, b| b.score.total_cmp(&a.score));
+    let mut failures = 0;
+    for c in cands {
+        if ctx.budget == 0 {
+            break;
+        }
+        let mark = canvas.mark();
+        ctx.commit(canvas, host, kid, edge, &c);
+        if place_children(ctx, canvas, adj, kid, deepest) {
+            return true;
+        }
+        canvas.rollback(ctx.shapes, mark);
+        canvas.rooms[host].used[c.host_exit] = false;
+        failures += 1;
+        if failures > MAX_CHILD_FAILURES {
+            break;
+        }
+    }
+    false
+}
