@@ -64,55 +64,54 @@ pub fn decompose(level: &LevelGraph) -> Decomposition {
     let mut loops: Vec<(Vec<Ear>, BTreeSet<NodeIndex>, Vec<EdgeIndex>)> = Vec::new();
     let mut deferred: Vec<EdgeIndex> = Vec::new();
 
-    while let Some((cycle_nodes, cycle_edges)) = smallest_cycle(level, &remaining) {
+    loop {
+        // An open ear (a path through new rooms between two rooms of one loop
+        // composite) is taken before any new cycle: both its ends are placed,
+        // so its layout bends towards a known room instead of closing on itself.
+        if let Some((c, ear)) = shortest_open_ear(level, &remaining, &owner, loops.len()) {
+            for e in &ear.edges {
+                remaining.remove(e);
+            }
+            for v in &ear.nodes {
+                owner[v.index()] = Some(c);
+                loops[c].1.insert(*v);
+            }
+            loops[c].2.extend(ear.edges.iter().copied());
+            loops[c].0.push(ear);
+            continue;
+        }
+        let Some((cycle_nodes, cycle_edges)) = smallest_cycle(level, &remaining) else { break };
         for e in &cycle_edges {
             remaining.remove(e);
         }
         let touched: BTreeSet<usize> = cycle_nodes.iter().filter_map(|v| owner[v.index()]).collect();
-        match touched.len() {
-            0 => {
-                let mut nodes = cycle_nodes.clone();
-                nodes.push(cycle_nodes[0]);
-                let id = loops.len();
-                for v in &cycle_nodes {
-                    owner[v.index()] = Some(id);
-                }
-                loops.push((vec![Ear { nodes, edges: cycle_edges.clone() }], cycle_nodes.iter().copied().collect(), cycle_edges));
+        if touched.is_empty() {
+            let mut nodes = cycle_nodes.clone();
+            nodes.push(cycle_nodes[0]);
+            let id = loops.len();
+            for v in &cycle_nodes {
+                owner[v.index()] = Some(id);
             }
-            _ => {
-                for (ear, same) in split_at_anchors(&cycle_nodes, &cycle_edges, &owner) {
-                    match same {
-                        Some(c) => {
-                            for v in &ear.nodes {
-                                owner[v.index()] = Some(c);
-                                loops[c].1.insert(*v);
-                            }
-                            loops[c].2.extend(ear.edges.iter().copied());
-                            loops[c].0.push(ear);
-                        }
-                        // A path between two different loop composites: its
-                        // edges are joined at assembly like tree edges.
-                        None => deferred.extend(ear.edges),
+            loops.push((vec![Ear { nodes, edges: cycle_edges.clone() }], cycle_nodes.iter().copied().collect(), cycle_edges));
+            continue;
+        }
+        for (ear, same) in split_at_anchors(&cycle_nodes, &cycle_edges, &owner) {
+            match same {
+                Some(c) => {
+                    for v in &ear.nodes {
+                        owner[v.index()] = Some(c);
+                        loops[c].1.insert(*v);
                     }
+                    loops[c].2.extend(ear.edges.iter().copied());
+                    loops[c].0.push(ear);
                 }
+                // A path between two different loop composites: its edges
+                // are joined at assembly like tree edges.
+                None => deferred.extend(ear.edges),
             }
         }
     }
-
-    // A path through rooms in no loop that joins two rooms of one loop
-    // composite (the third path of a "theta") is an ear of that composite.
-    let mut rest: Vec<EdgeIndex> = remaining.iter().copied().chain(deferred).collect();
-    loop {
-        let found = (0..loops.len()).find_map(|c| loops[c].1.iter().find_map(|&a| ear_from(level, &rest, &owner, c, a)).map(|ear| (c, ear)));
-        let Some((c, ear)) = found else { break };
-        rest.retain(|e| !ear.edges.contains(e));
-        for v in &ear.nodes {
-            owner[v.index()] = Some(c);
-            loops[c].1.insert(*v);
-        }
-        loops[c].2.extend(ear.edges.iter().copied());
-        loops[c].0.push(ear);
-    }
+    let rest: Vec<EdgeIndex> = remaining.iter().copied().chain(deferred).collect();
 
     let mut composites: Vec<Composite> = loops
         .into_iter()
@@ -158,16 +157,36 @@ pub fn decompose(level: &LevelGraph) -> Decomposition {
 /// Longest ear searched for, in rooms.
 const MAX_EAR: usize = 12;
 
-/// The shortest path from `a` over `rest` edges, through rooms in no loop, to
-/// another room of loop composite `c`.
-fn ear_from(level: &LevelGraph, rest: &[EdgeIndex], owner: &[Option<usize>], c: usize, a: NodeIndex) -> Option<Ear> {
-    let mut adj: BTreeMap<NodeIndex, Vec<(NodeIndex, EdgeIndex)>> = BTreeMap::new();
+type Adj = BTreeMap<NodeIndex, Vec<(NodeIndex, EdgeIndex)>>;
+
+/// The shortest open ear of any loop composite over `rest` edges.
+fn shortest_open_ear(level: &LevelGraph, rest: &BTreeSet<EdgeIndex>, owner: &[Option<usize>], composites: usize) -> Option<(usize, Ear)> {
+    if composites == 0 {
+        return None;
+    }
+    let mut adj: Adj = BTreeMap::new();
     for &e in rest {
         let (x, y) = level.graph.edge_endpoints(e).expect("edge");
         adj.entry(x).or_default().push((y, e));
         adj.entry(y).or_default().push((x, e));
     }
+    let mut best: Option<(usize, Ear)> = None;
+    for &a in adj.keys().filter(|v| owner[v.index()].is_some()) {
+        let c = owner[a.index()].expect("owned");
+        if let Some(ear) = ear_from(&adj, owner, c, a)
+            && best.as_ref().is_none_or(|(_, b)| ear.nodes.len() < b.nodes.len())
+        {
+            best = Some((c, ear));
+        }
+    }
+    best
+}
+
+/// The shortest path from `a`, through rooms in no loop, to another room of
+/// loop composite `c`.
+fn ear_from(adj: &Adj, owner: &[Option<usize>], c: usize, a: NodeIndex) -> Option<Ear> {
     adj.get(&a)?;
+
     let mut back: BTreeMap<NodeIndex, (NodeIndex, EdgeIndex)> = BTreeMap::new();
     let mut queue = VecDeque::from([(a, 0usize)]);
     while let Some((v, depth)) = queue.pop_front() {

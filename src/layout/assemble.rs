@@ -14,41 +14,37 @@ use crate::geom::Pos;
 const STRAIGHT_EXTRA: u32 = 6;
 
 /// Moves `part` onto `map` so that `edge` between `host` (on the map) and
-/// `anchor` (on `part`) is realised. Returns false when no placement fits.
+/// `anchor` (on `part`) is realised: the two exits touching, or failing that
+/// a short straight corridor apart. Returns false when no placement fits.
 pub fn attach(ctx: &mut Ctx, map: &mut Canvas, part: &Canvas, host: NodeIndex, anchor: NodeIndex, edge: EdgeIndex) -> bool {
     let hi = map.index_of(host).expect("host on map");
     let ai = part.index_of(anchor).expect("anchor on part");
-    let (hr, ar) = (&map.rooms[hi], &part.rooms[ai]);
-    let (hs, as_) = (&ctx.shapes[hr.shape], &ctx.shapes[ar.shape]);
-    let host_pending = ctx.pending(map, host, Some(edge));
-    let anchor_pending = ctx.pending(part, anchor, Some(edge));
-    let host_exits = usable(ctx, hr, &host_pending, edge);
-    let anchor_exits = usable(ctx, ar, &anchor_pending, edge);
-    let map_centre = map.bounds(ctx.shapes).map_or((0.0, 0.0), |(lo, hi)| (f64::from(lo.x + hi.x) / 2.0, f64::from(lo.y + hi.y) / 2.0));
-    let part_centre = part.bounds(ctx.shapes).map_or((0.0, 0.0), |(lo, hi)| (f64::from(lo.x + hi.x) / 2.0, f64::from(lo.y + hi.y) / 2.0));
+    let host_exits = usable(ctx, &map.rooms[hi], &ctx.pending(map, host, Some(edge)), edge);
+    let anchor_exits = usable(ctx, &part.rooms[ai], &ctx.pending(part, anchor, Some(edge)), edge);
+    let centre = |c: &Canvas| c.bounds(ctx.shapes).map_or((0.0, 0.0), |(lo, hi)| (f64::from(lo.x + hi.x) / 2.0, f64::from(lo.y + hi.y) / 2.0));
+    let (map_centre, part_centre) = (centre(map), centre(part));
     let source_is_host = ctx.level.graph.edge_endpoints(edge).expect("edge").0 == host;
-    let (min, _) = ctx.params.corridor;
-    for gap in std::iter::once(0).chain(min.max(1)..=min.max(1) + STRAIGHT_EXTRA) {
+    let min = ctx.params.corridor.0.max(1);
+    for gap in std::iter::once(0).chain(min..=min + STRAIGHT_EXTRA) {
         let mut fits = Vec::new();
         for &he in &host_exits {
-            let hx = &hs.exits[he];
-            let front = exit_cell(hr, hx).step(hx.dir);
+            let hx = &ctx.shapes[map.rooms[hi].shape].exits[he];
+            let front = exit_cell(&map.rooms[hi], hx).step(hx.dir);
             let (dx, dy) = hx.dir.delta();
             for &ae in &anchor_exits {
-                let ax = &as_.exits[ae];
+                let ax = &ctx.shapes[part.rooms[ai].shape].exits[ae];
                 if ax.dir != hx.dir.opposite() || ax.cells.len() != hx.cells.len() {
                     continue;
                 }
-                ctx.budget = ctx.budget.saturating_sub(u64::from(part.rooms.len() as u32));
-                let local = exit_cell(ar, ax);
+                ctx.budget = ctx.budget.saturating_sub(part.rooms.len() as u64);
+                let local = exit_cell(&part.rooms[ai], ax);
                 let g = gap as i32;
                 let offset = Pos::new(front.x + dx * g - local.x, front.y + dy * g - local.y);
                 let corridor: Vec<Pos> = (0..g).map(|k| Pos::new(front.x + dx * k, front.y + dy * k)).collect();
-                let clear = corridor.iter().all(|&p| !map.corridor.contains(&p) && !map.is_room_tile(ctx.shapes, p))
-                    && corridor.iter().all(|&p| {
-                        let q = Pos::new(p.x - offset.x, p.y - offset.y);
-                        !part.corridor.contains(&q) && !part.is_room_tile(ctx.shapes, q)
-                    });
+                let clear = corridor.iter().all(|&p| {
+                    let q = Pos::new(p.x - offset.x, p.y - offset.y);
+                    !map.corridor.contains(&p) && !map.is_room_tile(ctx.shapes, p) && !part.corridor.contains(&q) && !part.is_room_tile(ctx.shapes, q)
+                });
                 if !clear || !map.fits_canvas(ctx.shapes, part, offset) {
                     continue;
                 }
@@ -57,14 +53,16 @@ pub fn attach(ctx: &mut Ctx, map: &mut Canvas, part: &Canvas, host: NodeIndex, a
                 fits.push((spread + ctx.rng.unit() * 6.0, he, ae, offset, corridor));
             }
         }
-        if let Some((_, he, ae, offset, corridor)) = fits.into_iter().min_by(|a, b| a.0.total_cmp(&b.0)) {
+        fits.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for (_, he, ae, offset, corridor) in fits {
+            let (mark, host_used) = (map.mark(), map.rooms[hi].used.clone());
             let base = map.rooms.len();
             map.merge(ctx.shapes, part, offset);
             let ni = base + ai;
             map.rooms[hi].used[he] = true;
             map.rooms[ni].used[ae] = true;
-            let ph = exit_cell(&map.rooms[hi], &hs.exits[he]);
-            let pa = exit_cell(&map.rooms[ni], &as_.exits[ae]);
+            let ph = exit_cell(&map.rooms[hi], &ctx.shapes[map.rooms[hi].shape].exits[he]);
+            let pa = exit_cell(&map.rooms[ni], &ctx.shapes[map.rooms[ni].shape].exits[ae]);
             map.add_corridor(&corridor);
             let mut path = vec![ph];
             path.extend(corridor.iter().copied());
@@ -74,7 +72,11 @@ pub fn attach(ctx: &mut Ctx, map: &mut Canvas, part: &Canvas, host: NodeIndex, a
             }
             let kind = if corridor.is_empty() { LinkKind::Door } else { LinkKind::Corridor };
             map.add_link(Link { edge, kind, path });
-            return true;
+            if !(base..map.rooms.len()).any(|i| ctx.strands_exits(map, i)) {
+                return true;
+            }
+            map.rollback(ctx.shapes, mark);
+            map.rooms[hi].used = host_used;
         }
     }
     false
@@ -162,7 +164,11 @@ pub fn attach_by_corridor(ctx: &mut Ctx, map: &mut Canvas, part: &Canvas, host: 
                     path.reverse();
                 }
                 map.add_link(Link { edge, kind: LinkKind::Corridor, path });
-                return true;
+                if !(base..map.rooms.len()).any(|i| ctx.strands_exits(map, i)) {
+                    return true;
+                }
+                map.rollback(ctx.shapes, mark);
+                map.rooms[hi].used[he] = false;
             }
             _ => map.rollback(ctx.shapes, mark),
         }

@@ -113,6 +113,22 @@ impl Canvas {
         true
     }
 
+    /// Indices of rooms whose bounding box meets the box `pos`..`pos + size`.
+    pub fn rooms_near(&self, shapes: &[Shape], pos: Pos, w: i32, h: i32) -> Vec<usize> {
+        let mut out: Vec<usize> = Vec::new();
+        for b in bucket_range(pos, w, h) {
+            for &ri in self.buckets.get(&b).map_or(&[][..], Vec::as_slice) {
+                let r = &self.rooms[ri as usize];
+                let s = &shapes[r.shape];
+                let meets = r.pos.x < pos.x + w && pos.x < r.pos.x + s.width && r.pos.y < pos.y + h && pos.y < r.pos.y + s.height;
+                if meets && !out.contains(&(ri as usize)) {
+                    out.push(ri as usize);
+                }
+            }
+        }
+        out
+    }
+
     /// Whether a tile is inside any room's footprint.
     pub fn is_room_tile(&self, shapes: &[Shape], p: Pos) -> bool {
         let b = (p.x.div_euclid(BUCKET), p.y.div_euclid(BUCKET));

@@ -27,6 +27,8 @@ pub struct Ctx<'a> {
     pub rng: Rng,
     /// Work left (candidate placements evaluated); at zero, steps give up.
     pub budget: u64,
+    /// Nodes whose template the flow fixed (never re-picked).
+    pub fixed: Vec<bool>,
 }
 
 /// A way to place a new room against a placed one.
@@ -194,6 +196,53 @@ impl Ctx<'_> {
         let path = if host_is_source { vec![a, b] } else { vec![b, a] };
         canvas.add_link(Link { edge, kind: LinkKind::Door, path });
         i
+    }
+
+    /// Whether the room at `room` or a room around it is left with fewer open
+    /// exits (free, with free ground in front) than edges it still has to
+    /// realise: placing `room` there would strand a later connection.
+    pub fn strands_exits(&self, canvas: &Canvas, room: usize) -> bool {
+        let r = &canvas.rooms[room];
+        let s = &self.shapes[r.shape];
+        let near = canvas.rooms_near(self.shapes, Pos::new(r.pos.x - 1, r.pos.y - 1), s.width + 2, s.height + 2);
+        near.into_iter().chain(std::iter::once(room)).any(|i| {
+            let q = &canvas.rooms[i];
+            let pending = self.pending(canvas, q.node, None).len();
+            if pending == 0 {
+                return false;
+            }
+            let qs = &self.shapes[q.shape];
+            let open = (0..qs.exits.len())
+                .filter(|&e| self.exit_free(qs, &q.used, e))
+                .filter(|&e| {
+                    let front = exit_cell(q, &qs.exits[e]).step(qs.exits[e].dir);
+                    !canvas.corridor.contains(&front) && !canvas.is_room_tile(self.shapes, front)
+                })
+                .count();
+            open < pending
+        })
+    }
+
+    /// Re-picks, for about half of `nodes`, another unused template of the
+    /// same category that can serve all the node's edges (a rebuild with
+    /// fresh rooms). Fixed templates and connectors are kept.
+    pub fn repick(&mut self, nodes: &[NodeIndex]) {
+        for &n in nodes {
+            let Some(current) = self.shape_of[n.index()] else { continue };
+            if self.fixed[n.index()] || !self.rng.chance(0.5) {
+                continue;
+            }
+            let edges = self.edges_of(n);
+            let category = &self.shapes[current].category;
+            let options: Vec<usize> = (0..self.shapes.len())
+                .filter(|&s| s != current && self.shapes[s].category == *category && !self.shape_of.contains(&Some(s)))
+                .filter(|&s| self.can_serve(n, &self.shapes[s], &vec![false; self.shapes[s].exits.len()], &edges))
+                .collect();
+            if !options.is_empty() {
+                let pick = options[self.rng.index(options.len())];
+                self.shape_of[n.index()] = Some(pick);
+            }
+        }
     }
 
     /// Centre of a placed room.

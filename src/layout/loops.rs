@@ -19,7 +19,11 @@ const CLOSING_TRIES: usize = 6;
 pub fn layout_loop(ctx: &mut Ctx, ears: &[Ear], index: usize) -> Result<Canvas, Failure> {
     let first = ears[0].nodes[0];
     let mut stuck = (first, "");
-    for _ in 0..ctx.params.loop_rebuilds.max(1) {
+    let nodes: Vec<NodeIndex> = ears.iter().flat_map(|e| e.nodes.iter().copied()).collect();
+    for attempt in 0..ctx.params.loop_rebuilds.max(1) {
+        if attempt > 0 {
+            ctx.repick(&nodes);
+        }
         let mut canvas = Canvas::default();
         if !place_root(ctx, &mut canvas, first) {
             break;
@@ -60,20 +64,25 @@ fn grow_ear(ctx: &mut Ctx, canvas: &mut Canvas, ear: &Ear) -> Result<(), (NodeIn
     if k == 2 {
         return if connect(ctx, canvas, ear.nodes[0], ear.nodes[1], ear.edges[0]) { Ok(()) } else { Err((ear.nodes[1], "closed")) };
     }
-    // Expected distance between the two open ends half way: a ring's diameter.
-    let spread = ear.nodes.iter().map(|&n| size_of(ctx, n)).sum::<f64>() / std::f64::consts::PI;
+    // The ear is drawn as a ring: the open ends keep the distance of a chord
+    // spanning the rooms still to place. A ring of n rooms of size s has
+    // circumference n*s; the chord over m of them is (n*s/pi)*sin(pi*m/n).
+    // An open ear's ring also runs through the placed part between its ends.
+    let size = ear.nodes.iter().map(|&n| size_of(ctx, n)).sum::<f64>() / k as f64;
+    let (a, b) = (ear.nodes[0], ear.nodes[k - 1]);
+    let between = if a == b { 0.0 } else { dist(ctx.centre(canvas.room_of(a).expect("placed")), ctx.centre(canvas.room_of(b).expect("placed"))) / size };
+    let ring = (k - 1) as f64 + between.max(1.0) * f64::from(u8::from(a != b));
     let (mut lo, mut hi) = (1, k - 2);
-    let inner = k - 2;
     let mut left = true;
     while lo < hi {
-        let placed = (lo - 1) + (k - 2 - hi);
+        let span = (hi - lo + 1) as f64;
+        let wanted = ring * size / std::f64::consts::PI * (std::f64::consts::PI * span / ring).sin();
         let (node, host, edge, target) = if left {
             (ear.nodes[lo], ear.nodes[lo - 1], ear.edges[lo - 1], ear.nodes[hi + 1])
         } else {
             (ear.nodes[hi], ear.nodes[hi + 1], ear.edges[hi], ear.nodes[lo - 1])
         };
-        let bending = 2 * placed >= inner;
-        if !place_on_arc(ctx, canvas, node, host, edge, target, spread, bending) {
+        if !place_on_arc(ctx, canvas, node, host, edge, target, wanted) {
             return Err((node, "placed"));
         }
         if left {
@@ -94,8 +103,9 @@ fn grow_ear(ctx: &mut Ctx, canvas: &mut Canvas, ear: &Ear) -> Result<(), (NodeIn
     Err((node, "closed"))
 }
 
-#[allow(clippy::too_many_arguments)]
-fn place_on_arc(ctx: &mut Ctx, canvas: &mut Canvas, node: NodeIndex, host: NodeIndex, edge: EdgeIndex, target: NodeIndex, spread: f64, bending: bool) -> bool {
+/// Places `node` against `host`, keeping its distance to the other open end
+/// `target` near `wanted`.
+fn place_on_arc(ctx: &mut Ctx, canvas: &mut Canvas, node: NodeIndex, host: NodeIndex, edge: EdgeIndex, target: NodeIndex, wanted: f64) -> bool {
     let hi = canvas.index_of(host).expect("placed");
     let goal = ctx.centre(canvas.room_of(target).expect("placed"));
     let mut cands = ctx.attach_candidates(canvas, hi, node, edge);
@@ -104,11 +114,19 @@ fn place_on_arc(ctx: &mut Ctx, canvas: &mut Canvas, node: NodeIndex, host: NodeI
     }
     for c in &mut cands {
         let d = dist(ctx.candidate_centre(c), goal);
-        c.score = if bending { -d } else { -(d - spread).abs() } + ctx.rng.unit() * 4.0;
+        c.score = -(d - wanted).abs() + ctx.rng.unit() * 4.0;
     }
-    let best = cands.iter().max_by(|a, b| a.score.total_cmp(&b.score)).copied().expect("non-empty");
-    ctx.commit(canvas, hi, node, edge, &best);
-    true
+    cands.sort_by(|a, b| b.score.total_cmp(&a.score));
+    let mark = canvas.mark();
+    for c in &cands {
+        let ni = ctx.commit(canvas, hi, node, edge, c);
+        if !ctx.strands_exits(canvas, ni) {
+            return true;
+        }
+        canvas.rollback(ctx.shapes, mark);
+        canvas.rooms[hi].used[c.host_exit] = false;
+    }
+    false
 }
 
 /// Places `node` against `host` and realises its edge to `other`: directly
@@ -136,12 +154,19 @@ fn close_with(ctx: &mut Ctx, canvas: &mut Canvas, node: NodeIndex, host: NodeInd
         }
         undo(canvas, ctx, c);
     }
-    for c in cands.iter().take(CLOSING_TRIES) {
-        ctx.commit(canvas, hi, node, edge, c);
-        if connect(ctx, canvas, node, other, other_edge) {
-            return true;
+    let mut tries = 0;
+    for c in &cands {
+        let ni = ctx.commit(canvas, hi, node, edge, c);
+        if !ctx.strands_exits(canvas, ni) {
+            tries += 1;
+            if connect(ctx, canvas, node, other, other_edge) {
+                return true;
+            }
         }
         undo(canvas, ctx, c);
+        if tries >= CLOSING_TRIES {
+            break;
+        }
     }
     false
 }

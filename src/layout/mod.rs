@@ -76,6 +76,7 @@ pub fn layout_once(
         params,
         rng,
         budget: ATTEMPT_BUDGET,
+        fixed: level.graph.node_weights().map(|r| r.fixed_template).collect(),
     };
     let d = decomposition;
     let mut placed: Vec<bool> = vec![false; d.composites.len()];
@@ -150,6 +151,10 @@ const ATTACH_REBUILDS: usize = 4;
 
 #[allow(clippy::too_many_arguments)]
 fn attach_composite(ctx: &mut Ctx, d: &Decomposition, map: &mut Canvas, c: usize, host: NodeIndex, anchor: NodeIndex, edge: EdgeIndex) -> Result<(), Failure> {
+    let comp = &d.composites[c];
+    if comp.kind == CompositeKind::Tree && tree::grow_on(ctx, map, comp, host, anchor, edge) {
+        return Ok(());
+    }
     for _ in 0..ATTACH_REBUILDS {
         let part = lay_out(ctx, d, c, anchor)?;
         if assemble::attach(ctx, map, &part, host, anchor, edge) || assemble::attach_by_corridor(ctx, map, &part, host, anchor, edge) {

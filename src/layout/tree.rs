@@ -13,17 +13,60 @@ use crate::graph::Composite;
 /// Children failures after which a node gives up.
 const MAX_CHILD_FAILURES: u32 = 3;
 
-/// Lays out a tree composite from `root`, rebuilding it up to the flow's
-/// `tree_rebuilds` times.
-pub fn layout_tree(ctx: &mut Ctx, comp: &Composite, index: usize, root: NodeIndex) -> Result<Canvas, Failure> {
-    let mut adj: BTreeMap<NodeIndex, Vec<(NodeIndex, EdgeIndex)>> = BTreeMap::new();
+type Adjacency = BTreeMap<NodeIndex, Vec<(NodeIndex, EdgeIndex)>>;
+
+fn adjacency(ctx: &Ctx, comp: &Composite) -> Adjacency {
+    let mut adj: Adjacency = BTreeMap::new();
     for &e in &comp.edges {
         let (a, b) = ctx.level.graph.edge_endpoints(e).expect("edge");
         adj.entry(a).or_default().push((b, e));
         adj.entry(b).or_default().push((a, e));
     }
+    adj
+}
+
+/// Grows a tree composite straight onto the map, starting with `anchor`
+/// against the placed `host` through `edge`: room by room, so each room can
+/// take whatever free space the map has. Leaves the map unchanged on failure.
+/// When no room fits against the host directly, the first room is placed a
+/// corridor away and the rest grows from it.
+pub fn grow_on(ctx: &mut Ctx, map: &mut Canvas, comp: &Composite, host: NodeIndex, anchor: NodeIndex, edge: EdgeIndex) -> bool {
+    let adj = adjacency(ctx, comp);
+    let mut deepest = anchor;
+    if place_child(ctx, map, &adj, host, anchor, edge, &mut deepest) {
+        return true;
+    }
+    let hi = map.index_of(host).expect("host on map");
+    for _ in 0..CORRIDOR_STARTS {
+        let mut alone = Canvas::default();
+        if !place_root(ctx, &mut alone, anchor) {
+            return false;
+        }
+        let (mark, host_used) = (map.mark(), map.rooms[hi].used.clone());
+        if !super::assemble::attach_by_corridor(ctx, map, &alone, host, anchor, edge) {
+            continue;
+        }
+        if place_children(ctx, map, &adj, anchor, &mut deepest) {
+            return true;
+        }
+        map.rollback(ctx.shapes, mark);
+        map.rooms[hi].used = host_used;
+    }
+    false
+}
+
+/// Corridor placements of the first room tried by [`grow_on`].
+const CORRIDOR_STARTS: usize = 3;
+
+/// Lays out a tree composite from `root`, rebuilding it up to the flow's
+/// `tree_rebuilds` times.
+pub fn layout_tree(ctx: &mut Ctx, comp: &Composite, index: usize, root: NodeIndex) -> Result<Canvas, Failure> {
+    let adj = adjacency(ctx, comp);
     let mut stuck = root;
-    for _ in 0..ctx.params.tree_rebuilds.max(1) {
+    for attempt in 0..ctx.params.tree_rebuilds.max(1) {
+        if attempt > 0 {
+            ctx.repick(&comp.nodes);
+        }
         let mut canvas = Canvas::default();
         if !place_root(ctx, &mut canvas, root) {
             break;
@@ -63,7 +106,7 @@ pub fn place_root(ctx: &mut Ctx, canvas: &mut Canvas, node: NodeIndex) -> bool {
 fn place_children(
     ctx: &mut Ctx,
     canvas: &mut Canvas,
-    adj: &BTreeMap<NodeIndex, Vec<(NodeIndex, EdgeIndex)>>,
+    adj: &Adjacency,
     node: NodeIndex,
     deepest: &mut NodeIndex,
 ) -> bool {
@@ -80,7 +123,7 @@ fn place_children(
 fn place_child(
     ctx: &mut Ctx,
     canvas: &mut Canvas,
-    adj: &BTreeMap<NodeIndex, Vec<(NodeIndex, EdgeIndex)>>,
+    adj: &Adjacency,
     node: NodeIndex,
     kid: NodeIndex,
     edge: EdgeIndex,
@@ -111,8 +154,8 @@ fn place_child(
             break;
         }
         let mark = canvas.mark();
-        ctx.commit(canvas, host, kid, edge, &c);
-        if place_children(ctx, canvas, adj, kid, deepest) {
+        let ni = ctx.commit(canvas, host, kid, edge, &c);
+        if !ctx.strands_exits(canvas, ni) && place_children(ctx, canvas, adj, kid, deepest) {
             return true;
         }
         canvas.rollback(ctx.shapes, mark);
