@@ -5,7 +5,15 @@ use crate::yaml::{Decoder, Sp};
 
 /// Categories every flow and template may use without declaring them.
 pub const BUILTIN: &[&str] = &[
-    "entrance", "exit", "normal", "hub", "reward", "shop", "secret", "special", "boss",
+    "entrance",
+    "exit",
+    "normal",
+    "hub",
+    "reward",
+    "shop",
+    "secret",
+    "special",
+    "boss",
     "connector",
 ];
 
@@ -24,7 +32,10 @@ pub fn check_category_spelling(d: &mut Decoder, category: &Sp<String>) {
         d.warning(
             "room::category-typo",
             category.span.clone(),
-            format!("category `{}` is not built-in but close to one", category.value),
+            format!(
+                "category `{}` is not built-in but close to one",
+                category.value
+            ),
             "user-defined category?",
             format!("{dym} (a new category is fine if intended)"),
         );

@@ -279,7 +279,7 @@ pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) ->
 }
 
 /// Help text listing the accepted names, prefixed by a suggestion when one is close.
-pub fn suggest<'a>(name: &str, known: &[&'a str]) -> String {
+pub fn suggest(name: &str, known: &[&str]) -> String {
     let list = known.join(", ");
     match did_you_mean(name, known.iter().copied()) {
         Some(dym) => format!("{dym} (accepted: {list})"),

@@ -27,13 +27,24 @@ pub struct Generated {
 }
 
 /// Generates one level of `flow` with `seed`.
-pub fn generate(flow: &Flow, library: &RoomLibrary, seed: u64, flags: &BTreeSet<String>) -> Result<Generated, Diagnostic> {
+pub fn generate(
+    flow: &Flow,
+    library: &RoomLibrary,
+    seed: u64,
+    flags: &BTreeSet<String>,
+) -> Result<Generated, Diagnostic> {
     let table = ShapeTable::new(library);
     generate_with(flow, library, &table, seed, flags)
 }
 
 /// [`generate`] with the library's shapes prepared once (for batches).
-pub fn generate_with(flow: &Flow, library: &RoomLibrary, table: &ShapeTable, seed: u64, flags: &BTreeSet<String>) -> Result<Generated, Diagnostic> {
+pub fn generate_with(
+    flow: &Flow,
+    library: &RoomLibrary,
+    table: &ShapeTable,
+    seed: u64,
+    flags: &BTreeSet<String>,
+) -> Result<Generated, Diagnostic> {
     let params = match &flow.generator {
         Generator::Flow(g) => g.layout.clone(),
         other => {
@@ -42,10 +53,13 @@ pub fn generate_with(flow: &Flow, library: &RoomLibrary, table: &ShapeTable, see
                 Generator::Scatter(_) => "scatter",
                 _ => "nested_puzzle",
             };
-            return Err(Diagnostic::error("generate::unavailable", format!("the `{name}` generator is not implemented yet"))
-                .in_file(&flow.file)
-                .label(flow.name.span.clone(), "this flow")
-                .help("flow-graph files work today; see the README's roadmap"));
+            return Err(Diagnostic::error(
+                "generate::unavailable",
+                format!("the `{name}` generator is not implemented yet"),
+            )
+            .in_file(&flow.file)
+            .label(flow.name.span.clone(), "this flow")
+            .help("flow-graph files work today; see the README's roadmap"));
         }
     };
     let mut graph = expand(flow, library, seed, flags)?;
@@ -53,12 +67,28 @@ pub fn generate_with(flow: &Flow, library: &RoomLibrary, table: &ShapeTable, see
     let mut last = None;
     for attempt in 0..params.attempts.max(1) {
         if attempt > 0 && attempt % ATTEMPTS_PER_TEMPLATE_CHOICE == 0 {
-            repick_templates(flow, library, &mut graph, Rng::derive(seed, &format!("templates/{attempt}")).next_seed())?;
+            repick_templates(
+                flow,
+                library,
+                &mut graph,
+                Rng::derive(seed, &format!("templates/{attempt}")).next_seed(),
+            )?;
         }
-        match layout_once(&graph, library, table, &decomposition, &params, Rng::derive(seed, &format!("layout/{attempt}"))) {
+        match layout_once(
+            &graph,
+            library,
+            table,
+            &decomposition,
+            &params,
+            Rng::derive(seed, &format!("layout/{attempt}")),
+        ) {
             Ok(map) => {
                 let level = build_level(&graph, library, table, &map, "flow");
-                return Ok(Generated { level, graph, attempts: attempt + 1 });
+                return Ok(Generated {
+                    level,
+                    graph,
+                    attempts: attempt + 1,
+                });
             }
             Err(f) => last = Some(f),
         }

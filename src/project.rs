@@ -83,7 +83,9 @@ impl Project {
             let mut templates: Vec<RoomTemplate> = Vec::new();
             let mut layer_flows: BTreeMap<String, Arc<SourceFile>> = BTreeMap::new();
             for src in layer {
-                project.files.push((src.file.name.clone(), src.kind, src.bundled));
+                project
+                    .files
+                    .push((src.file.name.clone(), src.kind, src.bundled));
                 match src.kind {
                     FileKind::Room => {
                         let (t, d) = load_room_file(&src.file);
@@ -97,10 +99,16 @@ impl Project {
                         if let Some(f) = f {
                             if let Some(first) = layer_flows.get(&f.name.value) {
                                 project.diagnostics.push(
-                                    Diagnostic::error("flow::duplicate-name", format!("two flows are named `{}`", f.name.value))
-                                        .in_file(&f.file)
-                                        .label(f.name.span.clone(), "second flow with this name")
-                                        .help(format!("flow names are unique; the first is in {}", first.name)),
+                                    Diagnostic::error(
+                                        "flow::duplicate-name",
+                                        format!("two flows are named `{}`", f.name.value),
+                                    )
+                                    .in_file(&f.file)
+                                    .label(f.name.span.clone(), "second flow with this name")
+                                    .help(format!(
+                                        "flow names are unique; the first is in {}",
+                                        first.name
+                                    )),
                                 );
                                 continue;
                             }
@@ -110,7 +118,9 @@ impl Project {
                     }
                 }
             }
-            project.library.add_layer(templates, &mut project.diagnostics);
+            project
+                .library
+                .add_layer(templates, &mut project.diagnostics);
         }
         // Only the flows that survive overriding are checked and kept.
         for (name, (flow, clean)) in flows {
@@ -144,14 +154,21 @@ impl Project {
 /// The bundled flow and room files, as embedded in the binary.
 pub fn bundled_sources() -> Vec<Source> {
     let mut out = Vec::new();
-    for (dir, kind, prefix) in [(&BUNDLED_ROOMS, FileKind::Room, "rooms"), (&BUNDLED_FLOWS, FileKind::Flow, "flows")] {
+    for (dir, kind, prefix) in [
+        (&BUNDLED_ROOMS, FileKind::Room, "rooms"),
+        (&BUNDLED_FLOWS, FileKind::Flow, "flows"),
+    ] {
         let mut files: Vec<&include_dir::File> = Vec::new();
         collect_embedded(dir, &mut files);
         files.sort_by_key(|f| f.path());
         for f in files {
             if let Some(text) = f.contents_utf8() {
                 let name = format!("bundled:{prefix}/{}", f.path().display());
-                out.push(Source { file: SourceFile::new(name, text), kind, bundled: true });
+                out.push(Source {
+                    file: SourceFile::new(name, text),
+                    kind,
+                    bundled: true,
+                });
             }
         }
     }
@@ -174,7 +191,12 @@ fn is_yaml(p: &Path) -> bool {
 }
 
 /// Reads the files named by `path` (recursively for folders).
-pub fn collect_path(path: &Path, kind: Option<FileKind>, out: &mut Vec<Source>, diags: &mut Vec<Diagnostic>) {
+pub fn collect_path(
+    path: &Path,
+    kind: Option<FileKind>,
+    out: &mut Vec<Source>,
+    diags: &mut Vec<Diagnostic>,
+) {
     if path.is_dir() {
         let sub = |name: &str| path.join(name);
         if kind.is_none() && (sub("flows").is_dir() || sub("rooms").is_dir()) {
@@ -193,7 +215,10 @@ pub fn collect_path(path: &Path, kind: Option<FileKind>, out: &mut Vec<Source>, 
         let mut entries: Vec<PathBuf> = match std::fs::read_dir(path) {
             Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
             Err(e) => {
-                diags.push(Diagnostic::error("io::read", format!("cannot read folder {}: {e}", path.display())));
+                diags.push(Diagnostic::error(
+                    "io::read",
+                    format!("cannot read folder {}: {e}", path.display()),
+                ));
                 return;
             }
         };
@@ -208,7 +233,11 @@ pub fn collect_path(path: &Path, kind: Option<FileKind>, out: &mut Vec<Source>, 
     match read_text(path) {
         Ok(text) => {
             let kind = kind.unwrap_or_else(|| sniff_kind(path, &text));
-            out.push(Source { file: SourceFile::new(path.display().to_string(), text), kind, bundled: false });
+            out.push(Source {
+                file: SourceFile::new(path.display().to_string(), text),
+                kind,
+                bundled: false,
+            });
         }
         Err(d) => diags.push(d),
     }
@@ -216,26 +245,45 @@ pub fn collect_path(path: &Path, kind: Option<FileKind>, out: &mut Vec<Source>, 
 
 /// Reads a UTF-8 text file of at most [`MAX_FILE_BYTES`].
 pub fn read_text(path: &Path) -> Result<String, Diagnostic> {
-    let meta = std::fs::metadata(path)
-        .map_err(|e| Diagnostic::error("io::read", format!("cannot read {}: {e}", path.display())))?;
+    let meta = std::fs::metadata(path).map_err(|e| {
+        Diagnostic::error("io::read", format!("cannot read {}: {e}", path.display()))
+    })?;
     if meta.len() > MAX_FILE_BYTES as u64 {
         return Err(Diagnostic::error(
             "yaml::too-large",
-            format!("{} is {} bytes, over the limit of {MAX_FILE_BYTES} bytes", path.display(), meta.len()),
+            format!(
+                "{} is {} bytes, over the limit of {MAX_FILE_BYTES} bytes",
+                path.display(),
+                meta.len()
+            ),
         )
         .help("flow and room files are small; check that this is the right file"));
     }
-    let bytes = std::fs::read(path)
-        .map_err(|e| Diagnostic::error("io::read", format!("cannot read {}: {e}", path.display())))?;
+    let bytes = std::fs::read(path).map_err(|e| {
+        Diagnostic::error("io::read", format!("cannot read {}: {e}", path.display()))
+    })?;
     String::from_utf8(bytes).map_err(|e| {
-        Diagnostic::error("io::not-utf8", format!("{} is not UTF-8 text (byte {})", path.display(), e.utf8_error().valid_up_to()))
-            .help("save the file as UTF-8")
+        Diagnostic::error(
+            "io::not-utf8",
+            format!(
+                "{} is not UTF-8 text (byte {})",
+                path.display(),
+                e.utf8_error().valid_up_to()
+            ),
+        )
+        .help("save the file as UTF-8")
     })
 }
 
 /// Classifies a file outside `flows/` and `rooms/` by its top-level keys.
 fn sniff_kind(path: &Path, text: &str) -> FileKind {
     let in_rooms = path.components().any(|c| c.as_os_str() == "rooms");
-    let room_key = text.lines().any(|l| l.starts_with("art:") || l.starts_with("rooms:"));
-    if in_rooms || room_key { FileKind::Room } else { FileKind::Flow }
+    let room_key = text
+        .lines()
+        .any(|l| l.starts_with("art:") || l.starts_with("rooms:"));
+    if in_rooms || room_key {
+        FileKind::Room
+    } else {
+        FileKind::Flow
+    }
 }

@@ -151,7 +151,7 @@ mod tests {
         let mut r = Rng::new(9);
         let mut counts = [0u32; 3];
         for _ in 0..40_000 {
-            counts[r.weighted(&[1.0, 0.0, 3.0]).expect("positive") as usize] += 1;
+            counts[r.weighted(&[1.0, 0.0, 3.0]).expect("positive")] += 1;
         }
         assert_eq!(counts[1], 0);
         let share = f64::from(counts[2]) / 40_000.0;
@@ -161,7 +161,13 @@ mod tests {
 
     #[test]
     fn derived_stages_differ() {
-        assert_ne!(Rng::derive(1, "a").next_u32(), Rng::derive(1, "b").next_u32());
-        assert_eq!(Rng::derive(1, "a").next_u32(), Rng::derive(1, "a").next_u32());
+        assert_ne!(
+            Rng::derive(1, "a").next_u32(),
+            Rng::derive(1, "b").next_u32()
+        );
+        assert_eq!(
+            Rng::derive(1, "a").next_u32(),
+            Rng::derive(1, "a").next_u32()
+        );
     }
 }

@@ -9,7 +9,10 @@ use dungeonflow::{Diagnostic, SourceFile};
 
 fn bad_files() -> Vec<(PathBuf, FileKind)> {
     let mut out = Vec::new();
-    for (dir, kind) in [("tests/bad/flows", FileKind::Flow), ("tests/bad/rooms", FileKind::Room)] {
+    for (dir, kind) in [
+        ("tests/bad/flows", FileKind::Flow),
+        ("tests/bad/rooms", FileKind::Room),
+    ] {
         let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
             .unwrap_or_else(|e| panic!("{dir}: {e}"))
             .map(|e| e.expect("dir entry").path())
@@ -27,13 +30,20 @@ fn diagnostics_for(path: &Path, kind: FileKind) -> Vec<Diagnostic> {
     // Files that need a partner (duplicate names) are loaded with it.
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
     let partners: Vec<PathBuf> = match stem.strip_suffix("_a") {
-        Some(base) => vec![path.to_path_buf(), path.with_file_name(format!("{base}_b.yaml"))],
+        Some(base) => vec![
+            path.to_path_buf(),
+            path.with_file_name(format!("{base}_b.yaml")),
+        ],
         None => vec![path.to_path_buf()],
     };
     for p in &partners {
         let text = read_text(p).expect("readable");
         let name = p.to_string_lossy().replace('\\', "/");
-        layer.push(Source { file: SourceFile::new(name, text), kind, bundled: false });
+        layer.push(Source {
+            file: SourceFile::new(name, text),
+            kind,
+            bundled: false,
+        });
     }
     let mut bundled = dungeonflow::project::bundled_sources();
     bundled.retain(|s| s.kind == FileKind::Room);
@@ -41,20 +51,32 @@ fn diagnostics_for(path: &Path, kind: FileKind) -> Vec<Diagnostic> {
     project
         .diagnostics
         .into_iter()
-        .filter(|d| d.file.as_ref().is_none_or(|f| !f.name.starts_with("bundled:")))
+        .filter(|d| {
+            d.file
+                .as_ref()
+                .is_none_or(|f| !f.name.starts_with("bundled:"))
+        })
         .collect()
 }
 
 #[test]
 fn corpus_is_large_enough() {
-    assert!(bad_files().len() >= 30, "tests/bad holds {} files", bad_files().len());
+    assert!(
+        bad_files().len() >= 30,
+        "tests/bad holds {} files",
+        bad_files().len()
+    );
 }
 
 #[test]
 fn each_bad_file_reports_its_expected_error_with_a_location() {
     for (path, kind) in bad_files() {
         let text = std::fs::read_to_string(&path).expect("readable");
-        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_owned();
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default()
+            .to_owned();
         if stem.ends_with("_b") {
             continue; // checked with its `_a` partner
         }
@@ -73,9 +95,16 @@ fn each_bad_file_reports_its_expected_error_with_a_location() {
             errors.iter().map(|d| d.code).collect::<Vec<_>>()
         );
         for d in &errors {
-            let (_, line, _) = d.location().unwrap_or_else(|| panic!("{}: {} has no location", path.display(), d.code));
+            let (_, line, _) = d
+                .location()
+                .unwrap_or_else(|| panic!("{}: {} has no location", path.display(), d.code));
             assert!(line >= 1);
-            assert!(!d.labels.is_empty() || d.code.starts_with("yaml::too-large"), "{}: {} has no label", path.display(), d.code);
+            assert!(
+                !d.labels.is_empty() || d.code.starts_with("yaml::too-large"),
+                "{}: {} has no label",
+                path.display(),
+                d.code
+            );
         }
         let rendered: String = diags.iter().map(|d| d.render(false)).collect();
         insta::assert_snapshot!(stem, rendered);

@@ -20,20 +20,42 @@ pub struct ProjectArgs {
 impl ProjectArgs {
     /// Loads the project, with `flow` added when it names a file.
     pub fn load(&self, flow: Option<&str>) -> Project {
-        let mut paths: Vec<PathBuf> = ["flows", "rooms"].iter().map(PathBuf::from).filter(|p| p.is_dir()).collect();
+        let mut paths: Vec<PathBuf> = ["flows", "rooms"]
+            .iter()
+            .map(PathBuf::from)
+            .filter(|p| p.is_dir())
+            .collect();
         paths.extend(self.paths.iter().cloned());
         if let Some(f) = flow
             && Path::new(f).is_file()
         {
             paths.push(PathBuf::from(f));
         }
+        // A file inside a folder already given is loaded once.
+        let folders: Vec<PathBuf> = paths
+            .iter()
+            .filter(|p| p.is_dir())
+            .filter_map(|p| p.canonicalize().ok())
+            .collect();
+        let mut seen = Vec::new();
+        paths.retain(|p| {
+            let Ok(c) = p.canonicalize() else { return true };
+            let inside = p.is_file() && folders.iter().any(|f| c.starts_with(f));
+            !inside && !seen.contains(&c) && {
+                seen.push(c);
+                true
+            }
+        });
         Project::load(&paths)
     }
 }
 
 /// The flow to run: by name or path, the default when `None`. Fails with the
 /// flow's own diagnostics when it has errors.
-pub fn pick_flow<'p>(project: &'p Project, name: Option<&str>) -> Result<&'p Flow, Vec<Diagnostic>> {
+pub fn pick_flow<'p>(
+    project: &'p Project,
+    name: Option<&str>,
+) -> Result<&'p Flow, Vec<Diagnostic>> {
     let wanted = name.unwrap_or(DEFAULT_FLOW);
     if let Some(flow) = project.flow(wanted) {
         return Ok(flow);
@@ -42,7 +64,12 @@ pub fn pick_flow<'p>(project: &'p Project, name: Option<&str>) -> Result<&'p Flo
     let own: Vec<Diagnostic> = project
         .diagnostics
         .iter()
-        .filter(|d| d.is_error() && d.file.as_ref().is_some_and(|f| f.name == wanted || f.name.ends_with(&format!("/{wanted}.yaml"))))
+        .filter(|d| {
+            d.is_error()
+                && d.file.as_ref().is_some_and(|f| {
+                    f.name == wanted || f.name.ends_with(&format!("/{wanted}.yaml"))
+                })
+        })
         .cloned()
         .collect();
     if !own.is_empty() {

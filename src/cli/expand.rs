@@ -34,7 +34,8 @@ enum Format {
 pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
     let project = args.project.load(Some(&args.flow));
     let flow = pick_flow(&project, Some(&args.flow))?;
-    let level = crate::expand::expand(flow, &project.library, args.seed, &flag_set(&args.flags)).map_err(|d| vec![d])?;
+    let level = crate::expand::expand(flow, &project.library, args.seed, &flag_set(&args.flags))
+        .map_err(|d| vec![d])?;
     let text = match args.format {
         Format::Yaml => serde_saphyr::to_string(&level.view()).unwrap_or_default(),
         Format::Json => serde_json::to_string_pretty(&level.view()).unwrap_or_default() + "\n",

@@ -42,11 +42,19 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
     let project = args.project.load(args.flow.as_deref());
     let flow = pick_flow(&project, args.flow.as_deref())?;
     let seed = args.seed.unwrap_or_else(random_seed);
-    let generated = crate::generate::generate(flow, &project.library, seed, &flag_set(&args.flags)).map_err(|d| vec![d])?;
-    let format = args.format.unwrap_or(match args.output.as_ref().and_then(|p| p.extension()).and_then(|e| e.to_str()) {
-        Some("json") => Format::Json,
-        _ => Format::Ascii,
-    });
+    let generated = crate::generate::generate(flow, &project.library, seed, &flag_set(&args.flags))
+        .map_err(|d| vec![d])?;
+    let format = args.format.unwrap_or(
+        match args
+            .output
+            .as_ref()
+            .and_then(|p| p.extension())
+            .and_then(|e| e.to_str())
+        {
+            Some("json") => Format::Json,
+            _ => Format::Ascii,
+        },
+    );
     let text = match format {
         Format::Ascii => render_ascii(&generated.level, args.labels),
         Format::Json => serde_json::to_string_pretty(&generated.level).unwrap_or_default() + "\n",
@@ -54,7 +62,11 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
     match &args.output {
         Some(path) => {
             write_atomic(path, text.as_bytes()).map_err(|d| vec![d])?;
-            eprintln!("wrote {} (flow `{}`, seed {seed})", path.display(), flow.name.value);
+            eprintln!(
+                "wrote {} (flow `{}`, seed {seed})",
+                path.display(),
+                flow.name.value
+            );
         }
         None => print!("{text}"),
     }

@@ -28,7 +28,11 @@ enum Format {
 /// Runs `validate`; exits 1 when any error was found.
 pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
     let paths = if args.paths.is_empty() {
-        ["flows", "rooms"].iter().map(PathBuf::from).filter(|p| p.is_dir()).collect()
+        ["flows", "rooms"]
+            .iter()
+            .map(PathBuf::from)
+            .filter(|p| p.is_dir())
+            .collect()
     } else {
         args.paths.clone()
     };
@@ -38,7 +42,13 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
     let shown: Vec<Diagnostic> = project
         .diagnostics
         .iter()
-        .filter(|d| !user_only || !d.file.as_ref().is_some_and(|f| f.name.starts_with("bundled:")))
+        .filter(|d| {
+            !user_only
+                || !d
+                    .file
+                    .as_ref()
+                    .is_some_and(|f| f.name.starts_with("bundled:"))
+        })
         .cloned()
         .collect();
     let errors = shown.iter().filter(|d| d.is_error()).count();
@@ -50,12 +60,19 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
                 "errors": errors,
                 "warnings": warnings,
             });
-            println!("{}", serde_json::to_string_pretty(&json).unwrap_or_default());
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&json).unwrap_or_default()
+            );
         }
         Format::Human => {
             super::report(&shown);
             let count = |k| {
-                project.files.iter().filter(|(_, kind, bundled)| *kind == k && (!user_only || !bundled)).count()
+                project
+                    .files
+                    .iter()
+                    .filter(|(_, kind, bundled)| *kind == k && (!user_only || !bundled))
+                    .count()
             };
             eprintln!(
                 "checked {} flow files and {} room files: {errors} errors, {warnings} warnings",
@@ -64,5 +81,9 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
             );
         }
     }
-    Ok(if errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if errors > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

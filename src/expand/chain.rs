@@ -11,7 +11,10 @@ fn category_of(letter: char) -> Option<&'static str> {
 }
 
 fn letter_of(category: &str) -> char {
-    LETTERS.iter().find(|(_, c)| *c == category).map_or('n', |(l, _)| *l)
+    LETTERS
+        .iter()
+        .find(|(_, c)| *c == category)
+        .map_or('n', |(l, _)| *l)
 }
 
 /// The categories of a chain's rooms, in order.

@@ -58,7 +58,12 @@ enum Site {
     Warp(NodeIndex),
 }
 
-fn inject(flow: &Flow, level: &mut LevelGraph, inj: &Injection, rng: &mut Rng) -> Result<(), Diagnostic> {
+fn inject(
+    flow: &Flow,
+    level: &mut LevelGraph,
+    inj: &Injection,
+    rng: &mut Rng,
+) -> Result<(), Diagnostic> {
     if !rng.chance(inj.chance) {
         return Ok(());
     }
@@ -69,7 +74,11 @@ fn inject(flow: &Flow, level: &mut LevelGraph, inj: &Injection, rng: &mut Rng) -
         sites = candidates(level, inj, Placement::RandomNodeChild);
     }
     if sites.is_empty() {
-        let msg = format!("injection `{}` found no place for `{}`", inj.name.value, placement.name());
+        let msg = format!(
+            "injection `{}` found no place for `{}`",
+            inj.name.value,
+            placement.name()
+        );
         if inj.chance >= 1.0 {
             return Err(Diagnostic::error("expand::injection-unplaced", msg)
                 .in_file(&flow.file)
@@ -90,14 +99,25 @@ fn inject(flow: &Flow, level: &mut LevelGraph, inj: &Injection, rng: &mut Rng) -
         }
         Site::Warp(from) => {
             let new = add_room(level, inj);
-            level.graph.add_edge(from, new, Connection { kind: EdgeKind::Warp, one_way: false, lock });
+            level.graph.add_edge(
+                from,
+                new,
+                Connection {
+                    kind: EdgeKind::Warp,
+                    one_way: false,
+                    lock,
+                },
+            );
         }
         Site::Splice(edge) => {
             splice(level, inj, edge, lock);
         }
         Site::Frame(edge, last) => {
             splice(level, inj, edge, lock);
-            let after = level.children(last).first().and_then(|&c| level.graph.find_edge(last, c));
+            let after = level
+                .children(last)
+                .first()
+                .and_then(|&c| level.graph.find_edge(last, c));
             match after {
                 Some(e) => {
                     splice(level, inj, e, None);
@@ -113,11 +133,19 @@ fn inject(flow: &Flow, level: &mut LevelGraph, inj: &Injection, rng: &mut Rng) -
 }
 
 fn tree(lock: Option<String>) -> Connection {
-    Connection { kind: EdgeKind::Tree, one_way: false, lock }
+    Connection {
+        kind: EdgeKind::Tree,
+        one_way: false,
+        lock,
+    }
 }
 
 fn unique_key(level: &LevelGraph, base: &str) -> String {
-    let used: BTreeSet<&str> = level.graph.edge_weights().filter_map(|c| c.lock.as_deref()).collect();
+    let used: BTreeSet<&str> = level
+        .graph
+        .edge_weights()
+        .filter_map(|c| c.lock.as_deref())
+        .collect();
     let mut k = base.to_owned();
     let mut n = 2;
     while used.contains(k.as_str()) {
@@ -129,7 +157,12 @@ fn unique_key(level: &LevelGraph, base: &str) -> String {
 
 /// Puts a new room between the ends of a tree edge; the edge's own door stays
 /// in front of the old child, the new room's door gets `lock`.
-fn splice(level: &mut LevelGraph, inj: &Injection, edge: EdgeIndex, lock: Option<String>) -> NodeIndex {
+fn splice(
+    level: &mut LevelGraph,
+    inj: &Injection,
+    edge: EdgeIndex,
+    lock: Option<String>,
+) -> NodeIndex {
     let (parent, child) = level.graph.edge_endpoints(edge).expect("edge exists");
     let conn = level.graph.remove_edge(edge).expect("edge exists");
     let new = add_room(level, inj);
@@ -152,7 +185,9 @@ fn add_room(level: &mut LevelGraph, inj: &Injection) -> NodeIndex {
         category: inj.room.category.value.clone(),
         template: inj.room.template.as_ref().map(|t| t.value.clone()),
         pool: inj.room.pool.iter().map(|p| p.value.clone()).collect(),
-        origin: Origin::Injection { rule: inj.name.value.clone() },
+        origin: Origin::Injection {
+            rule: inj.name.value.clone(),
+        },
         keys: Vec::new(),
         fixed_template: inj.room.template.is_some(),
         span: inj.span.clone(),
@@ -182,7 +217,12 @@ fn candidates(level: &LevelGraph, inj: &Injection, placement: Placement) -> Vec<
     match placement {
         Placement::EndOfChain => nodes
             .into_iter()
-            .filter(|&n| n != level.entrance && can_host(&level.graph[n]) && level.door_count(n) == 1 && far(n))
+            .filter(|&n| {
+                n != level.entrance
+                    && can_host(&level.graph[n])
+                    && level.door_count(n) == 1
+                    && far(n)
+            })
             .map(Site::Child)
             .collect(),
         Placement::RandomNodeChild => nodes
@@ -204,7 +244,11 @@ fn candidates(level: &LevelGraph, inj: &Injection, placement: Placement) -> Vec<
             .filter_map(|(h, c)| level.graph.find_edge(h, c))
             .map(Site::Splice)
             .collect(),
-        Placement::HubAdjacentNoLink => nodes.into_iter().filter(|&n| cat(n) == "hub").map(Site::Child).collect(),
+        Placement::HubAdjacentNoLink => nodes
+            .into_iter()
+            .filter(|&n| cat(n) == "hub")
+            .map(Site::Child)
+            .collect(),
         Placement::AfterBoss => nodes
             .into_iter()
             .filter(|&n| cat(n) == "boss")

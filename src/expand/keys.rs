@@ -12,7 +12,11 @@ use crate::rng::Rng;
 
 /// Places every key that no room holds yet.
 pub fn place(level: &mut LevelGraph, rng: &mut Rng) {
-    let held: BTreeSet<String> = level.graph.node_weights().flat_map(|r| r.keys.iter().cloned()).collect();
+    let held: BTreeSet<String> = level
+        .graph
+        .node_weights()
+        .flat_map(|r| r.keys.iter().cloned())
+        .collect();
     let mut locks: Vec<(String, NodeIndex)> = level
         .graph
         .edge_references()

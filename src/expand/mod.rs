@@ -34,7 +34,10 @@ pub fn expand(
     let Some(graph) = flow.graph() else {
         return Err(Diagnostic::error(
             "expand::not-a-flow",
-            format!("flow `{}` uses another generator and has no graph to expand", flow.name.value),
+            format!(
+                "flow `{}` uses another generator and has no graph to expand",
+                flow.name.value
+            ),
         )
         .in_file(&flow.file)
         .label(flow.name.span.clone(), "this file")
@@ -42,15 +45,31 @@ pub fn expand(
     };
     let mut level = structure::build(flow, graph, &mut Rng::derive(seed, "structure"))?;
     level.seed = seed;
-    inject::apply(flow, graph, &mut level, flags, &mut Rng::derive(seed, "injections"))?;
+    inject::apply(
+        flow,
+        graph,
+        &mut level,
+        flags,
+        &mut Rng::derive(seed, "injections"),
+    )?;
     keys::place(&mut level, &mut Rng::derive(seed, "keys"));
-    templates::choose(flow, library, &mut level, &mut Rng::derive(seed, "templates"))?;
+    templates::choose(
+        flow,
+        library,
+        &mut level,
+        &mut Rng::derive(seed, "templates"),
+    )?;
     Ok(level)
 }
 
 /// Chooses fresh templates for every room whose template the flow did not fix
 /// (used when a layout attempt with the first choice failed).
-pub fn repick_templates(flow: &Flow, library: &RoomLibrary, level: &mut LevelGraph, seed: u64) -> Result<(), Diagnostic> {
+pub fn repick_templates(
+    flow: &Flow,
+    library: &RoomLibrary,
+    level: &mut LevelGraph,
+    seed: u64,
+) -> Result<(), Diagnostic> {
     for room in level.graph.node_weights_mut() {
         if !room.fixed_template {
             room.template = None;

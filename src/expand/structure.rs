@@ -17,7 +17,9 @@ pub fn build(flow: &Flow, g: &FlowGraph, rng: &mut Rng) -> Result<LevelGraph, Di
         .nodes
         .iter()
         .find(|n| n.category.value == "entrance")
-        .ok_or_else(|| Diagnostic::error("expand::no-entrance", "the flow has no entrance").in_file(&flow.file))?;
+        .ok_or_else(|| {
+            Diagnostic::error("expand::no-entrance", "the flow has no entrance").in_file(&flow.file)
+        })?;
     let mut b = Builder {
         g,
         rng,
@@ -59,7 +61,13 @@ impl Builder<'_> {
         id
     }
 
-    fn add_room(&mut self, node: &FlowNode, id: String, category: String, origin: Origin) -> NodeIndex {
+    fn add_room(
+        &mut self,
+        node: &FlowNode,
+        id: String,
+        category: String,
+        origin: Origin,
+    ) -> NodeIndex {
         let id = self.unique_id(id);
         self.out.add_node(RoomNode {
             id,
@@ -84,7 +92,11 @@ impl Builder<'_> {
             }
             _ => None,
         };
-        Connection { kind, one_way: *door == Door::OneWay, lock }
+        Connection {
+            kind,
+            one_way: *door == Door::OneWay,
+            lock,
+        }
     }
 
     fn visit(&mut self, node: &FlowNode, parent: Option<NodeIndex>, door: Door) {
@@ -97,29 +109,50 @@ impl Builder<'_> {
                 return;
             }
             NodeKind::Room => {
-                let i = self.add_room(node, node.id.value.clone(), node.category.value.clone(), Origin::Node { node: node.id.value.clone() });
+                let i = self.add_room(
+                    node,
+                    node.id.value.clone(),
+                    node.category.value.clone(),
+                    Origin::Node {
+                        node: node.id.value.clone(),
+                    },
+                );
                 (i, i)
             }
             NodeKind::Chain(chain) => {
                 let cats = chain_categories(node, chain, self.rng);
                 let mut rooms = Vec::with_capacity(cats.len());
                 for (k, cat) in cats.into_iter().enumerate() {
-                    let origin = Origin::Chain { node: node.id.value.clone(), index: k as u32 };
-                    let room = self.add_room(node, format!("{}.{}", node.id.value, k + 1), cat, origin);
+                    let origin = Origin::Chain {
+                        node: node.id.value.clone(),
+                        index: k as u32,
+                    };
+                    let room =
+                        self.add_room(node, format!("{}.{}", node.id.value, k + 1), cat, origin);
                     // Chain rooms never share one exact template.
                     if k > 0 {
                         self.out[room].template = None;
                         self.out[room].fixed_template = false;
                     }
                     if let Some(&prev) = rooms.last() {
-                        self.out.add_edge(prev, room, Connection { kind: EdgeKind::Tree, one_way: false, lock: None });
+                        self.out.add_edge(
+                            prev,
+                            room,
+                            Connection {
+                                kind: EdgeKind::Tree,
+                                one_way: false,
+                                lock: None,
+                            },
+                        );
                     }
                     rooms.push(room);
                 }
                 (rooms[0], rooms[rooms.len() - 1])
             }
         };
-        self.out[first].keys.extend(node.keys.iter().map(|k| k.value.clone()));
+        self.out[first]
+            .keys
+            .extend(node.keys.iter().map(|k| k.value.clone()));
         if let Some(p) = parent {
             let conn = self.connection(EdgeKind::Tree, &door);
             self.out.add_edge(p, first, conn);
@@ -163,7 +196,9 @@ impl Builder<'_> {
 
     fn add_loops(&mut self) {
         for e in &self.g.loops {
-            let (Some(&(_, from)), Some(&(to, _))) = (self.ends.get(&e.from.value), self.ends.get(&e.to.value)) else {
+            let (Some(&(_, from)), Some(&(to, _))) =
+                (self.ends.get(&e.from.value), self.ends.get(&e.to.value))
+            else {
                 continue; // one end did not come into existence
             };
             if from == to {
@@ -181,5 +216,9 @@ fn child_edges<'a>(g: &'a FlowGraph, id: &str) -> Vec<&'a FlowEdge> {
 
 /// The door of a tree edge: the edge's own, else the child's `door:`.
 fn edge_door(e: &FlowEdge, child: &FlowNode) -> Door {
-    if e.door != Door::Open { e.door.clone() } else { child.door.clone() }
+    if e.door != Door::Open {
+        e.door.clone()
+    } else {
+        child.door.clone()
+    }
 }

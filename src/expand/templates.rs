@@ -15,29 +15,50 @@ use crate::rooms::{RoomLibrary, RoomTemplate};
 /// Within a rung, templates with at least one exit more than the room needs
 /// are preferred (they leave the layout a choice of sides).
 ///
-/// What is tried, in order, when no unused template of a room's category fits:
-/// 1. the category with the node's pool (tags), 2. the category with any tags,
-/// 3. `normal` (for categories other than entrance, exit and boss), 4. `hub`
-/// (for normal rooms: hubs have the most exits). Then expansion fails.
+/// When no unused template of a room's category fits, these rungs are tried
+/// in order: the category with the node's pool (tags); the category with any
+/// tags; `normal` (not for entrance, exit and boss rooms); `hub` (hubs have
+/// the most exits). Then expansion fails.
 pub const FALLBACK_LADDER: &str = "pool -> category -> normal -> hub";
 
 /// Categories that never fall back to another one.
 const NO_FALLBACK: &[&str] = &["entrance", "exit", "boss"];
 
 /// Chooses a template for every room that has none.
-pub fn choose(flow: &Flow, library: &RoomLibrary, level: &mut LevelGraph, rng: &mut Rng) -> Result<(), Diagnostic> {
+pub fn choose(
+    flow: &Flow,
+    library: &RoomLibrary,
+    level: &mut LevelGraph,
+    rng: &mut Rng,
+) -> Result<(), Diagnostic> {
     let mut used: BTreeSet<String> = level
         .graph
         .node_weights()
         .filter(|r| r.fixed_template)
         .filter_map(|r| r.template.clone())
         .collect();
-    let order: Vec<NodeIndex> = level.graph.node_indices().collect();
-    for n in order {
-        if level.graph.node_weight(n).is_none_or(|r| r.category == "connector" || r.fixed_template) {
+    // Rooms are served in index order; dropping an optional room re-indexes
+    // the graph, so the scan restarts after a drop (rooms already served keep
+    // their template).
+    let mut next = 0;
+    while next < level.graph.node_count() {
+        let n = NodeIndex::new(next);
+        next += 1;
+        let room = &level.graph[n];
+        if room.template.is_some() && !room.fixed_template {
+            continue;
+        }
+        if room.fixed_template {
             continue;
         }
         let (has_parent, outgoing) = degree(level, n);
+        if room.category == "connector"
+            && library
+                .candidates("connector", &[])
+                .any(|t| t.fits_degree(has_parent, outgoing))
+        {
+            continue; // the layout picks a connector of the right orientation
+        }
         let room = &level.graph[n];
         let mut rungs: Vec<(String, Vec<String>)> = Vec::new();
         if !room.pool.is_empty() {
@@ -72,10 +93,40 @@ pub fn choose(flow: &Flow, library: &RoomLibrary, level: &mut LevelGraph, rng: &
                 used.insert(name.clone());
                 level.graph[n].template = Some(name);
             }
+            None if level.graph[n].optional => {
+                let note = format!(
+                    "optional room `{}` dropped with its sub-tree: no unused `{}` template fits it",
+                    level.graph[n].id, level.graph[n].category
+                );
+                drop_subtree(level, n);
+                level.notes.push(note);
+                next = 0;
+            }
             None => return Err(dry(flow, library, level, n, has_parent, outgoing)),
         }
     }
     Ok(())
+}
+
+/// Removes a room and everything below it on the tree side (and what hangs
+/// off those rooms by warps).
+fn drop_subtree(level: &mut LevelGraph, n: NodeIndex) {
+    use petgraph::visit::EdgeRef;
+    let mut doomed = vec![n];
+    let mut i = 0;
+    while i < doomed.len() {
+        let v = doomed[i];
+        for e in level.graph.edges_directed(v, petgraph::Direction::Outgoing) {
+            if e.weight().kind != crate::graph::EdgeKind::Loop && !doomed.contains(&e.target()) {
+                doomed.push(e.target());
+            }
+        }
+        i += 1;
+    }
+    doomed.sort_by_key(|v| std::cmp::Reverse(v.index()));
+    for v in doomed {
+        level.graph.remove_node(v);
+    }
 }
 
 /// Whether a room has a tree parent, and how many other doors it needs.
@@ -85,10 +136,21 @@ pub fn degree(level: &LevelGraph, n: NodeIndex) -> (bool, usize) {
     (has_parent, doors - usize::from(has_parent))
 }
 
-fn dry(flow: &Flow, library: &RoomLibrary, level: &LevelGraph, n: NodeIndex, has_parent: bool, outgoing: usize) -> Diagnostic {
+fn dry(
+    flow: &Flow,
+    library: &RoomLibrary,
+    level: &LevelGraph,
+    n: NodeIndex,
+    has_parent: bool,
+    outgoing: usize,
+) -> Diagnostic {
     let room = &level.graph[n];
     let total = library.candidates(&room.category, &[]).count();
-    let same = level.graph.node_weights().filter(|r| r.category == room.category).count();
+    let same = level
+        .graph
+        .node_weights()
+        .filter(|r| r.category == room.category)
+        .count();
     let needed = outgoing + usize::from(has_parent);
     Diagnostic::error(
         "expand::category-dry",

@@ -9,16 +9,42 @@ use crate::diag::{Diagnostic, SourceFile};
 use crate::yaml::{Decoder, Fields, Node, Sp, Value, parse};
 
 const FLOW_FIELDS: &[&str] = &[
-    "name", "description", "stage", "tags", "weight", "generator", "params", "categories",
-    "nodes", "edges", "loops", "injections", "layout",
+    "name",
+    "description",
+    "stage",
+    "tags",
+    "weight",
+    "generator",
+    "params",
+    "categories",
+    "nodes",
+    "edges",
+    "loops",
+    "injections",
+    "layout",
 ];
-const GRAPH_ONLY: &[&str] = &["categories", "nodes", "edges", "loops", "injections", "layout"];
+const GRAPH_ONLY: &[&str] = &[
+    "categories",
+    "nodes",
+    "edges",
+    "loops",
+    "injections",
+    "layout",
+];
 const NODE_FIELDS: &[&str] = &[
     "category", "template", "pool", "chance", "optional", "weight", "door", "lock", "keys",
     "chain", "start", "rules", "select",
 ];
 const INJECTION_FIELDS: &[&str] = &[
-    "name", "room", "where", "chance", "weight", "requires", "lock", "min_distance", "frame",
+    "name",
+    "room",
+    "where",
+    "chance",
+    "weight",
+    "requires",
+    "lock",
+    "min_distance",
+    "frame",
 ];
 const GROUP_FIELDS: &[&str] = &["group", "pick", "entries"];
 const LAYOUT_FIELDS: &[&str] = &["corridor", "attempts", "tree_rebuilds", "loop_rebuilds"];
@@ -47,19 +73,32 @@ pub fn load_flow_file(file: &Arc<SourceFile>) -> (Option<Flow>, Vec<Diagnostic>)
         Err(diag) => return (None, vec![diag]),
     };
     let mut d = Decoder::new(file);
-    let flow = d.map(&root, "a flow file").and_then(|f| decode_flow(&mut d, f));
+    let flow = d
+        .map(&root, "a flow file")
+        .and_then(|f| decode_flow(&mut d, f));
     (flow, d.diags)
 }
 
 fn decode_flow(d: &mut Decoder, mut f: Fields) -> Option<Flow> {
-    let name = f.require(d, "name", "the flow").and_then(|n| d.name(n, "`name`"));
+    let name = f
+        .require(d, "name", "the flow")
+        .and_then(|n| d.name(n, "`name`"));
     let description = f
         .get("description")
         .and_then(|n| d.string(n, "`description`"))
         .map_or_else(String::new, |s| s.value);
-    let stage = f.get("stage").and_then(|n| d.count(n, "`stage`", 1000)).map(|s| s.value);
-    let tags = names(d, f.get("tags"), "a tag").into_iter().map(|s| s.value).collect();
-    let weight = f.get("weight").and_then(|n| d.weight(n, "`weight`")).map_or(1.0, |w| w.value);
+    let stage = f
+        .get("stage")
+        .and_then(|n| d.count(n, "`stage`", 1000))
+        .map(|s| s.value);
+    let tags = names(d, f.get("tags"), "a tag")
+        .into_iter()
+        .map(|s| s.value)
+        .collect();
+    let weight = f
+        .get("weight")
+        .and_then(|n| d.weight(n, "`weight`"))
+        .map_or(1.0, |w| w.value);
     let generator_name = match f.get("generator") {
         Some(n) => Some(d.one_of(n, "generator", &Generator::NAMES)?),
         None => None,
@@ -89,7 +128,9 @@ fn decode_flow(d: &mut Decoder, mut f: Fields) -> Option<Flow> {
                 d.error(
                     "flow::graph-key-for-generator",
                     f.key_span(key).unwrap_or_default(),
-                    format!("`{key}` belongs to flow graphs, but this file uses `generator: {kind}`"),
+                    format!(
+                        "`{key}` belongs to flow graphs, but this file uses `generator: {kind}`"
+                    ),
                     "ignored by this generator",
                     format!("remove `{key}`, or drop `generator: {kind}` to write a flow graph"),
                 );
@@ -110,7 +151,10 @@ fn decode_flow(d: &mut Decoder, mut f: Fields) -> Option<Flow> {
 
 fn names(d: &mut Decoder, node: Option<&Node>, what: &str) -> Vec<Sp<String>> {
     node.map_or_else(Vec::new, |n| {
-        d.list(n, what).into_iter().filter_map(|x| d.name(x, what)).collect()
+        d.list(n, what)
+            .into_iter()
+            .filter_map(|x| d.name(x, what))
+            .collect()
     })
 }
 
@@ -130,7 +174,10 @@ fn decode_graph(d: &mut Decoder, f: &mut Fields) -> FlowGraph {
             d.error(
                 "flow::too-many-nodes",
                 nodes.span.clone(),
-                format!("the flow declares {} nodes, over the limit of {MAX_NODES}", entries.len()),
+                format!(
+                    "the flow declares {} nodes, over the limit of {MAX_NODES}",
+                    entries.len()
+                ),
                 "too many nodes",
                 "split the flow, or use chains for long runs of rooms",
             );
@@ -162,7 +209,12 @@ fn decode_graph(d: &mut Decoder, f: &mut Fields) -> FlowGraph {
         }
     }
     // Node fields may be wrong without changing the graph; ids and edges may not.
-    g.complete &= d.diags.iter().filter(|x| x.is_error() && matches!(x.code, "flow::bad-edge" | "flow::bad-node-id")).count() == 0;
+    g.complete &= d
+        .diags
+        .iter()
+        .filter(|x| x.is_error() && matches!(x.code, "flow::bad-edge" | "flow::bad-node-id"))
+        .count()
+        == 0;
     if let Some(n) = f.get("injections") {
         for entry in d.list(n, "`injections`") {
             if let Some(group) = decode_injection_entry(d, entry) {
@@ -178,11 +230,18 @@ fn decode_graph(d: &mut Decoder, f: &mut Fields) -> FlowGraph {
 
 fn decode_node(d: &mut Decoder, key: &Node, value: &Node) -> Option<FlowNode> {
     let id = d.name(key, "a node id")?;
-    if !id.value.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == '.') {
+    if !id
+        .value
+        .chars()
+        .all(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == '.')
+    {
         d.error(
             "flow::bad-node-id",
             id.span.clone(),
-            format!("node id `{}` has characters other than letters, digits, `_`, `-` and `.`", id.value),
+            format!(
+                "node id `{}` has characters other than letters, digits, `_`, `-` and `.`",
+                id.value
+            ),
             "invalid id",
             "node ids appear in edges like `a -> b`, so keep them to one word",
         );
@@ -211,9 +270,18 @@ fn decode_node(d: &mut Decoder, key: &Node, value: &Node) -> Option<FlowNode> {
     let category = f.get("category").and_then(|n| d.string(n, "`category`"));
     node.template = f.get("template").and_then(|n| d.name(n, "`template`"));
     node.pool = names(d, f.get("pool"), "a pool tag");
-    node.chance = f.get("chance").and_then(|n| d.chance(n, "`chance`")).map_or(1.0, |c| c.value);
-    node.optional = f.get("optional").and_then(|n| d.bool(n, "`optional`")).unwrap_or(false);
-    node.weight = f.get("weight").and_then(|n| d.weight(n, "`weight`")).map_or(1.0, |w| w.value);
+    node.chance = f
+        .get("chance")
+        .and_then(|n| d.chance(n, "`chance`"))
+        .map_or(1.0, |c| c.value);
+    node.optional = f
+        .get("optional")
+        .and_then(|n| d.bool(n, "`optional`"))
+        .unwrap_or(false);
+    node.weight = f
+        .get("weight")
+        .and_then(|n| d.weight(n, "`weight`"))
+        .map_or(1.0, |w| w.value);
     node.door = decode_door(d, f.get("door"), f.get("lock"));
     node.keys = names(d, f.get("keys"), "a key id");
     let chain = f.get("chain");
@@ -225,11 +293,14 @@ fn decode_node(d: &mut Decoder, key: &Node, value: &Node) -> Option<FlowNode> {
 
     if let (Some(c), Some(s)) = (chain, select) {
         d.diags.push(
-            Diagnostic::error("flow::chain-and-select", "a node cannot be both a chain and a selector")
-                .in_file(&d.file)
-                .label(c.span.clone(), "chain")
-                .label(s.span.clone(), "selector")
-                .help("use a chain node and a separate selector node"),
+            Diagnostic::error(
+                "flow::chain-and-select",
+                "a node cannot be both a chain and a selector",
+            )
+            .in_file(&d.file)
+            .label(c.span.clone(), "chain")
+            .label(s.span.clone(), "selector")
+            .help("use a chain node and a separate selector node"),
         );
         return None;
     }
@@ -285,13 +356,21 @@ fn decode_node(d: &mut Decoder, key: &Node, value: &Node) -> Option<FlowNode> {
     Some(node)
 }
 
-fn decode_chain(d: &mut Decoder, chain: &Node, start: Option<&Node>, rules: Option<&Node>) -> Option<Chain> {
+fn decode_chain(
+    d: &mut Decoder,
+    chain: &Node,
+    start: Option<&Node>,
+    rules: Option<&Node>,
+) -> Option<Chain> {
     let length = d.range(chain, "the chain length", u32::MAX)?;
     if length.value.1 > MAX_CHAIN {
         d.error(
             "flow::chain-too-long",
             chain.span.clone(),
-            format!("a chain of up to {} rooms is over the limit of {MAX_CHAIN}", length.value.1),
+            format!(
+                "a chain of up to {} rooms is over the limit of {MAX_CHAIN}",
+                length.value.1
+            ),
             "too long",
             "long runs of rooms are hard to lay out and tedious to play; split them with hubs",
         );
@@ -316,20 +395,31 @@ fn decode_chain(d: &mut Decoder, chain: &Node, start: Option<&Node>, rules: Opti
         && let Some(mut rf) = d.map(rules, "`rules`")
     {
         for (k, v) in rf.rest() {
-            let Some(text) = d.string(k, "a rewrite rule") else { continue };
-            let Some(chance) = d.chance(v, "a rule's chance") else { continue };
+            let Some(text) = d.string(k, "a rewrite rule") else {
+                continue;
+            };
+            let Some(chance) = d.chance(v, "a rule's chance") else {
+                continue;
+            };
             if let Some(rule) = parse_rule(d, &text, chance.value) {
                 out.push(rule);
             }
         }
     }
-    Some(Chain { length, start, rules: out })
+    Some(Chain {
+        length,
+        start,
+        rules: out,
+    })
 }
 
 fn check_letters(d: &mut Decoder, word: &str, span: std::ops::Range<usize>) -> bool {
     for c in word.chars() {
         if !CHAIN_LETTERS.iter().any(|(l, _)| *l == c) {
-            let list: Vec<String> = CHAIN_LETTERS.iter().map(|(l, n)| format!("{l} {n}")).collect();
+            let list: Vec<String> = CHAIN_LETTERS
+                .iter()
+                .map(|(l, n)| format!("{l} {n}"))
+                .collect();
             d.error(
                 "flow::bad-rule",
                 span,
@@ -377,31 +467,52 @@ fn parse_rule(d: &mut Decoder, text: &Sp<String>, chance: f64) -> Option<Rewrite
         );
         return None;
     }
-    let all = std::iter::once(from.to_string()).chain(to.iter().cloned()).collect::<String>();
+    let all = std::iter::once(from.to_string())
+        .chain(to.iter().cloned())
+        .collect::<String>();
     if !check_letters(d, &all, text.span.clone()) {
         return None;
     }
-    Some(Rewrite { from, to, chance, span: text.span.clone() })
+    Some(Rewrite {
+        from,
+        to,
+        chance,
+        span: text.span.clone(),
+    })
 }
 
 fn decode_room_spec(d: &mut Decoder, node: &Node) -> Option<RoomSpec> {
     if let Value::Str(_) = node.value {
-        return Some(RoomSpec { category: d.string(node, "`room`")?, template: None, pool: Vec::new() });
+        return Some(RoomSpec {
+            category: d.string(node, "`room`")?,
+            template: None,
+            pool: Vec::new(),
+        });
     }
     let mut f = d.map(node, "`room`")?;
-    let category = f.require(d, "category", "`room`").and_then(|n| d.string(n, "`category`"));
+    let category = f
+        .require(d, "category", "`room`")
+        .and_then(|n| d.string(n, "`category`"));
     let template = f.get("template").and_then(|n| d.name(n, "`template`"));
     let pool = names(d, f.get("pool"), "a pool tag");
     f.finish(d, "`room`", &["category", "template", "pool"]);
-    Some(RoomSpec { category: category?, template, pool })
+    Some(RoomSpec {
+        category: category?,
+        template,
+        pool,
+    })
 }
 
 fn decode_placements(d: &mut Decoder, node: &Node) -> Vec<(Placement, u32)> {
     let mut out: Vec<(Placement, u32)> = Vec::new();
     for item in d.list(node, "`where`") {
-        let Some(text) = d.string(item, "a placement") else { continue };
+        let Some(text) = d.string(item, "a placement") else {
+            continue;
+        };
         let (name, times) = match text.value.rsplit_once(" x") {
-            Some((n, t)) if t.trim().parse::<u32>().is_ok() => (n.trim(), t.trim().parse::<u32>().unwrap_or(1)),
+            Some((n, t)) if t.trim().parse::<u32>().is_ok() => {
+                (n.trim(), t.trim().parse::<u32>().unwrap_or(1))
+            }
             _ => (text.value.trim(), 1),
         };
         match Placement::parse(name) {
@@ -443,14 +554,33 @@ fn decode_injection(d: &mut Decoder, node: &Node) -> Option<Injection> {
         .get("name")
         .and_then(|n| d.name(n, "`name`"))
         .unwrap_or_else(|| Sp::new("injection".to_owned(), node.span.clone()));
-    let room = f.require(d, "room", "the injection").and_then(|n| decode_room_spec(d, n));
-    let placements = f.require(d, "where", "the injection").map(|n| decode_placements(d, n));
-    let chance = f.get("chance").and_then(|n| d.chance(n, "`chance`")).map_or(1.0, |c| c.value);
-    let weight = f.get("weight").and_then(|n| d.weight(n, "`weight`")).map_or(1.0, |w| w.value);
+    let room = f
+        .require(d, "room", "the injection")
+        .and_then(|n| decode_room_spec(d, n));
+    let placements = f
+        .require(d, "where", "the injection")
+        .map(|n| decode_placements(d, n));
+    let chance = f
+        .get("chance")
+        .and_then(|n| d.chance(n, "`chance`"))
+        .map_or(1.0, |c| c.value);
+    let weight = f
+        .get("weight")
+        .and_then(|n| d.weight(n, "`weight`"))
+        .map_or(1.0, |w| w.value);
     let requires = names(d, f.get("requires"), "a flag");
-    let lock_chance = f.get("lock").and_then(|n| d.chance(n, "`lock`")).map_or(0.0, |c| c.value);
-    let min_distance = f.get("min_distance").and_then(|n| d.count(n, "`min_distance`", 64)).map_or(0, |c| c.value);
-    let frame = f.get("frame").and_then(|n| d.count(n, "`frame`", 16)).map_or(2, |c| c.value);
+    let lock_chance = f
+        .get("lock")
+        .and_then(|n| d.chance(n, "`lock`"))
+        .map_or(0.0, |c| c.value);
+    let min_distance = f
+        .get("min_distance")
+        .and_then(|n| d.count(n, "`min_distance`", 64))
+        .map_or(0, |c| c.value);
+    let frame = f
+        .get("frame")
+        .and_then(|n| d.count(n, "`frame`", 16))
+        .map_or(2, |c| c.value);
     f.finish(d, "an injection", INJECTION_FIELDS);
     Some(Injection {
         name,
@@ -470,34 +600,63 @@ fn decode_injection_entry(d: &mut Decoder, node: &Node) -> Option<InjectionGroup
     let is_group = matches!(&node.value, Value::Map(entries) if entries.iter().any(|(k, _)| matches!(&k.value, Value::Str(s) if s == "group")));
     if !is_group {
         let rule = decode_injection(d, node)?;
-        return Some(InjectionGroup { name: rule.name.clone(), mode: GroupMode::All, entries: vec![rule] });
+        return Some(InjectionGroup {
+            name: rule.name.clone(),
+            mode: GroupMode::All,
+            entries: vec![rule],
+        });
     }
     let mut f = d.map(node, "an injection group")?;
     let name = f.get("group").and_then(|n| d.name(n, "`group`"));
     let mode = f
         .get("pick")
         .and_then(|n| d.one_of(n, "group mode", &["all", "one"]))
-        .map_or(GroupMode::All, |m| if m.value == "one" { GroupMode::One } else { GroupMode::All });
+        .map_or(GroupMode::All, |m| {
+            if m.value == "one" {
+                GroupMode::One
+            } else {
+                GroupMode::All
+            }
+        });
     let entries = f.require(d, "entries", "the injection group").map(|n| {
-        d.list(n, "`entries`").into_iter().filter_map(|e| decode_injection(d, e)).collect::<Vec<_>>()
+        d.list(n, "`entries`")
+            .into_iter()
+            .filter_map(|e| decode_injection(d, e))
+            .collect::<Vec<_>>()
     });
     f.finish(d, "an injection group", GROUP_FIELDS);
-    Some(InjectionGroup { name: name?, mode, entries: entries? })
+    Some(InjectionGroup {
+        name: name?,
+        mode,
+        entries: entries?,
+    })
 }
 
 fn decode_layout(d: &mut Decoder, node: &Node) -> LayoutParams {
     let mut p = LayoutParams::default();
-    let Some(mut f) = d.map(node, "`layout`") else { return p };
+    let Some(mut f) = d.map(node, "`layout`") else {
+        return p;
+    };
     if let Some(n) = f.get("corridor")
         && let Some(r) = d.range(n, "`corridor`", 200)
     {
         if r.value.1 < 1 {
-            d.error("flow::bad-layout", n.span.clone(), "corridors of at most 0 tiles", "too short", "allow corridors of at least 1 tile, e.g. 4..30");
+            d.error(
+                "flow::bad-layout",
+                n.span.clone(),
+                "corridors of at most 0 tiles",
+                "too short",
+                "allow corridors of at least 1 tile, e.g. 4..30",
+            );
         } else {
             p.corridor = r.value;
         }
     }
-    for (key, slot, max) in [("attempts", &mut p.attempts, 1000), ("tree_rebuilds", &mut p.tree_rebuilds, 100), ("loop_rebuilds", &mut p.loop_rebuilds, 1000)] {
+    for (key, slot, max) in [
+        ("attempts", &mut p.attempts, 1000),
+        ("tree_rebuilds", &mut p.tree_rebuilds, 100),
+        ("loop_rebuilds", &mut p.loop_rebuilds, 1000),
+    ] {
         if let Some(n) = f.get(key)
             && let Some(v) = d.count(n, &format!("`{key}`"), max)
         {

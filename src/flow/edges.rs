@@ -26,7 +26,10 @@ pub fn decode_edge_entry(d: &mut Decoder, node: &Node, list: EdgeList) -> Vec<Fl
             d.error(
                 "flow::bad-edge",
                 node.span.clone(),
-                format!("an edge must be a string like `a -> b` or a mapping, found {}", node.value.kind_name()),
+                format!(
+                    "an edge must be a string like `a -> b` or a mapping, found {}",
+                    node.value.kind_name()
+                ),
                 "not an edge",
                 "write `- a -> b -> c`, or `- { from: a, to: b, door: locked }`",
             );
@@ -75,8 +78,16 @@ fn decode_edge_string(d: &mut Decoder, node: &Node, text: &str, list: EdgeList) 
         }
     }
     let spans = token_spans(&d.file.text, &node.span, &names);
-    if names.len() < 2 || names.iter().any(|n| n.is_empty() || n.contains(char::is_whitespace)) {
-        let example = if list == EdgeList::Tree { "`a -> b -> c`" } else { "`a -> b` (one-way) or `a <-> b`" };
+    if names.len() < 2
+        || names
+            .iter()
+            .any(|n| n.is_empty() || n.contains(char::is_whitespace))
+    {
+        let example = if list == EdgeList::Tree {
+            "`a -> b -> c`"
+        } else {
+            "`a -> b` (one-way) or `a <-> b`"
+        };
         d.error(
             "flow::bad-edge",
             node.span.clone(),
@@ -110,7 +121,11 @@ fn decode_edge_string(d: &mut Decoder, node: &Node, text: &str, list: EdgeList) 
         .map(|i| FlowEdge {
             from: Sp::new(names[i].to_owned(), spans[i].clone()),
             to: Sp::new(names[i + 1].to_owned(), spans[i + 1].clone()),
-            door: if list == EdgeList::Loop && !arrows[i] { Door::OneWay } else { Door::Open },
+            door: if list == EdgeList::Loop && !arrows[i] {
+                Door::OneWay
+            } else {
+                Door::Open
+            },
             span: node.span.clone(),
         })
         .collect()
@@ -118,8 +133,12 @@ fn decode_edge_string(d: &mut Decoder, node: &Node, text: &str, list: EdgeList) 
 
 fn decode_edge_map(d: &mut Decoder, node: &Node) -> Option<FlowEdge> {
     let mut f = d.map(node, "an edge")?;
-    let from = f.require(d, "from", "the edge").and_then(|n| d.name(n, "`from`"));
-    let to = f.require(d, "to", "the edge").and_then(|n| d.name(n, "`to`"));
+    let from = f
+        .require(d, "from", "the edge")
+        .and_then(|n| d.name(n, "`from`"));
+    let to = f
+        .require(d, "to", "the edge")
+        .and_then(|n| d.name(n, "`to`"));
     let door = decode_door(d, f.get("door"), f.get("lock"));
     let one_way = f.get("one_way").and_then(|n| d.bool(n, "`one_way`"));
     f.finish(d, "an edge", EDGE_FIELDS);
@@ -127,7 +146,12 @@ fn decode_edge_map(d: &mut Decoder, node: &Node) -> Option<FlowEdge> {
         (Door::Open, Some(true)) => Door::OneWay,
         (door, _) => door,
     };
-    Some(FlowEdge { from: from?, to: to?, door, span: node.span.clone() })
+    Some(FlowEdge {
+        from: from?,
+        to: to?,
+        door,
+        span: node.span.clone(),
+    })
 }
 
 /// Decodes `door:` (`open`, `locked`, `one_way`) and `lock: KEY` into a [`Door`].

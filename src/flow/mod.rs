@@ -9,8 +9,11 @@ mod validate;
 
 pub use decode::{CHAIN_LETTERS, load_flow_file};
 pub use model::{
-    Chain, Door, Flow, FlowEdge, FlowGraph, FlowNode, Generator, Injection, InjectionGroup,
-    GroupMode, LayoutParams, NodeKind, Placement, RoomSpec, Rewrite,
+    Chain, Door, Flow, FlowEdge, FlowGraph, FlowNode, Generator, GroupMode, Injection,
+    InjectionGroup, LayoutParams, NodeKind, Placement, Rewrite, RoomSpec,
 };
-pub use params::{IsaacParams, IsaacVariant, NestedParams, NestedOrdering, ScatterParams, Region, SizeDistribution};
+pub use params::{
+    IsaacParams, IsaacVariant, NestedOrdering, NestedParams, Region, ScatterParams,
+    SizeDistribution,
+};
 pub use validate::validate_flow;

@@ -144,15 +144,19 @@ pub fn decode_isaac(d: &mut Decoder, node: Option<&Node>) -> IsaacParams {
     let Some(mut f) = node.and_then(|n| d.map(n, "`params`")) else {
         return p;
     };
-    if let Some(n) = f.get("level") {
-        if let Some(v) = d.count(n, "`level`", 12) {
-            p.level = v.value.max(1);
-        }
+    if let Some(n) = f.get("level")
+        && let Some(v) = d.count(n, "`level`", 12)
+    {
+        p.level = v.value.max(1);
     }
     if let Some(n) = f.get("variant")
         && let Some(v) = d.one_of(n, "Isaac variant", &["original", "rebirth"])
     {
-        p.variant = if v.value == "rebirth" { IsaacVariant::Rebirth } else { IsaacVariant::Original };
+        p.variant = if v.value == "rebirth" {
+            IsaacVariant::Rebirth
+        } else {
+            IsaacVariant::Original
+        };
     }
     if let Some(n) = f.get("curses") {
         for c in d.list(n, "`curses`") {
@@ -165,8 +169,21 @@ pub fn decode_isaac(d: &mut Decoder, node: Option<&Node>) -> IsaacParams {
         && let Some(mut sf) = d.map(n, "`specials`")
     {
         for (k, v) in sf.rest() {
-            let names = ["sacrifice", "library", "curse", "challenge", "arcade", "miniboss", "dice", "bedroom", "vault"];
-            if let (Some(name), Some(chance)) = (d.one_of(k, "special room", &names), d.chance(v, "a special room's chance")) {
+            let names = [
+                "sacrifice",
+                "library",
+                "curse",
+                "challenge",
+                "arcade",
+                "miniboss",
+                "dice",
+                "bedroom",
+                "vault",
+            ];
+            if let (Some(name), Some(chance)) = (
+                d.one_of(k, "special room", &names),
+                d.chance(v, "a special room's chance"),
+            ) {
                 p.specials.insert(name.value, chance.value);
             }
         }
@@ -175,10 +192,17 @@ pub fn decode_isaac(d: &mut Decoder, node: Option<&Node>) -> IsaacParams {
         p.pools = d
             .list(n, "`pools`")
             .into_iter()
-            .filter_map(|x| d.one_of(x, "room pool", &["easy", "medium", "hard"]).map(|s| s.value))
+            .filter_map(|x| {
+                d.one_of(x, "room pool", &["easy", "medium", "hard"])
+                    .map(|s| s.value)
+            })
             .collect();
     }
-    f.finish(d, "Isaac `params`", &["level", "variant", "curses", "specials", "pools"]);
+    f.finish(
+        d,
+        "Isaac `params`",
+        &["level", "variant", "curses", "specials", "pools"],
+    );
     p
 }
 
@@ -198,11 +222,21 @@ pub fn decode_scatter(d: &mut Decoder, node: Option<&Node>) -> ScatterParams {
             p.region = Region::Circle(r.value.clamp(1.0, 1000.0));
         }
         if let Some(e) = rf.get("ellipse") {
-            let axes: Vec<f64> = d.list(e, "ellipse").into_iter().filter_map(|x| d.number(x, "half-axis").map(|v| v.value)).collect();
+            let axes: Vec<f64> = d
+                .list(e, "ellipse")
+                .into_iter()
+                .filter_map(|x| d.number(x, "half-axis").map(|v| v.value))
+                .collect();
             if let [a, b] = axes.as_slice() {
                 p.region = Region::Ellipse(a.clamp(1.0, 1000.0), b.clamp(1.0, 1000.0));
             } else {
-                d.error("scatter::bad-region", e.span.clone(), "`ellipse` needs two half-axes", "expected [a, b]", "write `ellipse: [60, 30]`");
+                d.error(
+                    "scatter::bad-region",
+                    e.span.clone(),
+                    "`ellipse` needs two half-axes",
+                    "expected [a, b]",
+                    "write `ellipse: [60, 30]`",
+                );
             }
         }
         rf.finish(d, "`region`", &["circle", "ellipse"]);
@@ -210,11 +244,25 @@ pub fn decode_scatter(d: &mut Decoder, node: Option<&Node>) -> ScatterParams {
     if let Some(n) = f.get("sizes")
         && let Some(mut sf) = d.map(n, "`sizes`")
     {
-        let dist = sf.get("distribution").and_then(|x| d.one_of(x, "size distribution", &["geometric", "skew_normal"]));
-        let p_geo = sf.get("p").and_then(|x| d.chance(x, "`p`")).map_or(0.25, |v| v.value.max(0.01));
-        let mean = sf.get("mean").and_then(|x| d.number(x, "`mean`")).map_or(6.0, |v| v.value);
-        let sd = sf.get("sd").and_then(|x| d.number(x, "`sd`")).map_or(2.5, |v| v.value.abs());
-        let skew = sf.get("skew").and_then(|x| d.number(x, "`skew`")).map_or(4.0, |v| v.value);
+        let dist = sf
+            .get("distribution")
+            .and_then(|x| d.one_of(x, "size distribution", &["geometric", "skew_normal"]));
+        let p_geo = sf
+            .get("p")
+            .and_then(|x| d.chance(x, "`p`"))
+            .map_or(0.25, |v| v.value.max(0.01));
+        let mean = sf
+            .get("mean")
+            .and_then(|x| d.number(x, "`mean`"))
+            .map_or(6.0, |v| v.value);
+        let sd = sf
+            .get("sd")
+            .and_then(|x| d.number(x, "`sd`"))
+            .map_or(2.5, |v| v.value.abs());
+        let skew = sf
+            .get("skew")
+            .and_then(|x| d.number(x, "`skew`"))
+            .map_or(4.0, |v| v.value);
         p.sizes = match dist.as_ref().map(|s| s.value.as_str()) {
             Some("skew_normal") => SizeDistribution::SkewNormal { mean, sd, skew },
             _ => SizeDistribution::Geometric(p_geo),
@@ -222,30 +270,72 @@ pub fn decode_scatter(d: &mut Decoder, node: Option<&Node>) -> ScatterParams {
         if let Some(r) = sf.get("side").and_then(|x| d.range(x, "`side`", 64)) {
             (p.min_side, p.max_side) = (r.value.0.max(3), r.value.1.max(3));
         }
-        if let Some(a) = sf.get("max_aspect").and_then(|x| d.number(x, "`max_aspect`")) {
+        if let Some(a) = sf
+            .get("max_aspect")
+            .and_then(|x| d.number(x, "`max_aspect`"))
+        {
             p.max_aspect = a.value.clamp(1.0, 10.0);
         }
-        sf.finish(d, "`sizes`", &["distribution", "p", "mean", "sd", "skew", "side", "max_aspect"]);
+        sf.finish(
+            d,
+            "`sizes`",
+            &[
+                "distribution",
+                "p",
+                "mean",
+                "sd",
+                "skew",
+                "side",
+                "max_aspect",
+            ],
+        );
     }
-    if let Some(v) = f.get("main_threshold").and_then(|n| d.number(n, "`main_threshold`")) {
+    if let Some(v) = f
+        .get("main_threshold")
+        .and_then(|n| d.number(n, "`main_threshold`"))
+    {
         p.main_threshold = v.value.clamp(0.1, 10.0);
     }
-    if let Some(v) = f.get("extra_edges").and_then(|n| d.chance(n, "`extra_edges`")) {
+    if let Some(v) = f
+        .get("extra_edges")
+        .and_then(|n| d.chance(n, "`extra_edges`"))
+    {
         p.extra_edges = v.value;
     }
     if let Some(n) = f.get("corridor_width")
         && let Some(v) = d.count(n, "`corridor_width`", 3)
     {
         if v.value == 0 {
-            d.error("scatter::bad-corridor", n.span.clone(), "`corridor_width` is 0", "must be 1..=3", "corridors are 1 to 3 tiles wide");
+            d.error(
+                "scatter::bad-corridor",
+                n.span.clone(),
+                "`corridor_width` is 0",
+                "must be 1..=3",
+                "corridors are 1 to 3 tiles wide",
+            );
         } else {
             p.corridor_width = v.value;
         }
     }
-    if let Some(v) = f.get("max_steps").and_then(|n| d.count(n, "`max_steps`", 100_000)) {
+    if let Some(v) = f
+        .get("max_steps")
+        .and_then(|n| d.count(n, "`max_steps`", 100_000))
+    {
         p.max_steps = v.value;
     }
-    f.finish(d, "scatter `params`", &["rooms", "region", "sizes", "main_threshold", "extra_edges", "corridor_width", "max_steps"]);
+    f.finish(
+        d,
+        "scatter `params`",
+        &[
+            "rooms",
+            "region",
+            "sizes",
+            "main_threshold",
+            "extra_edges",
+            "corridor_width",
+            "max_steps",
+        ],
+    );
     p
 }
 
@@ -259,7 +349,13 @@ pub fn decode_nested(d: &mut Decoder, node: Option<&Node>) -> NestedParams {
         && let Some(v) = d.count(n, "`depth`", 32)
     {
         if v.value == 0 {
-            d.error("puzzle::bad-depth", n.span.clone(), "`depth` is 0", "must be at least 1", "a puzzle needs at least one locked room");
+            d.error(
+                "puzzle::bad-depth",
+                n.span.clone(),
+                "`depth` is 0",
+                "must be at least 1",
+                "a puzzle needs at least one locked room",
+            );
         } else {
             p.depth = v.value;
         }
@@ -272,8 +368,16 @@ pub fn decode_nested(d: &mut Decoder, node: Option<&Node>) -> NestedParams {
     if let Some(n) = f.get("ordering")
         && let Some(v) = d.one_of(n, "key ordering", &["ancestor", "key_levels"])
     {
-        p.ordering = if v.value == "key_levels" { NestedOrdering::KeyLevels } else { NestedOrdering::Ancestor };
+        p.ordering = if v.value == "key_levels" {
+            NestedOrdering::KeyLevels
+        } else {
+            NestedOrdering::Ancestor
+        };
     }
-    f.finish(d, "nested puzzle `params`", &["depth", "branching", "ordering"]);
+    f.finish(
+        d,
+        "nested puzzle `params`",
+        &["depth", "branching", "ordering"],
+    );
     p
 }

@@ -13,11 +13,23 @@ use crate::yaml::{Decoder, Sp};
 pub fn validate_flow(flow: &Flow, library: &RoomLibrary) -> Vec<Diagnostic> {
     let mut d = Decoder::new(&flow.file);
     if let Some(g) = flow.graph() {
-        Checker { d: &mut d, flow, g, library }.run();
+        Checker {
+            d: &mut d,
+            flow,
+            g,
+            library,
+        }
+        .run();
     }
     // A name used twice in one path (`a -> typo -> b`) is reported once.
     let mut seen = BTreeSet::new();
-    d.diags.retain(|x| seen.insert((x.code, x.labels.first().map(|l| (l.span.start, l.span.end)), x.message.clone())));
+    d.diags.retain(|x| {
+        seen.insert((
+            x.code,
+            x.labels.first().map(|l| (l.span.start, l.span.end)),
+            x.message.clone(),
+        ))
+    });
     d.diags
 }
 
@@ -61,11 +73,14 @@ impl Checker<'_> {
         for n in &self.g.nodes {
             if let Some(first) = seen.get(n.id.value.as_str()) {
                 self.d.diags.push(
-                    Diagnostic::error("flow::duplicate-node", format!("node id `{}` is used twice", n.id.value))
-                        .in_file(&self.flow.file)
-                        .label(n.id.span.clone(), "second definition")
-                        .label(first.id.span.clone(), "first defined here")
-                        .help("rename one of the nodes; ids are unique in a flow"),
+                    Diagnostic::error(
+                        "flow::duplicate-node",
+                        format!("node id `{}` is used twice", n.id.value),
+                    )
+                    .in_file(&self.flow.file)
+                    .label(n.id.span.clone(), "second definition")
+                    .label(first.id.span.clone(), "first defined here")
+                    .help("rename one of the nodes; ids are unique in a flow"),
                 );
             } else {
                 seen.insert(&n.id.value, n);
@@ -137,7 +152,11 @@ impl Checker<'_> {
             many => {
                 let mut diag = Diagnostic::error(
                     "flow::several-entrances",
-                    format!("flow `{}` has {} entrances", self.flow.name.value, many.len()),
+                    format!(
+                        "flow `{}` has {} entrances",
+                        self.flow.name.value,
+                        many.len()
+                    ),
                 )
                 .in_file(&self.flow.file)
                 .help("a flow has exactly one entrance; make the others `normal` or `hub`");
@@ -196,7 +215,10 @@ impl Checker<'_> {
                 self.d.error(
                     "flow::tree-cycle",
                     e.to.span.clone(),
-                    format!("tree edge `{} -> {}` closes a cycle", e.from.value, e.to.value),
+                    format!(
+                        "tree edge `{} -> {}` closes a cycle",
+                        e.from.value, e.to.value
+                    ),
                     "cycle in tree edges",
                     "loops must be marked as loops: move this edge under `loops:`",
                 );
@@ -222,9 +244,15 @@ impl Checker<'_> {
                 self.d.error(
                     "flow::unreachable",
                     n.id.span.clone(),
-                    format!("node `{}` is not reachable from the entrance `{entrance}`", n.id.value),
+                    format!(
+                        "node `{}` is not reachable from the entrance `{entrance}`",
+                        n.id.value
+                    ),
                     "no tree path from the entrance",
-                    format!("connect it with a tree edge, e.g. `- {entrance} -> {}`", n.id.value),
+                    format!(
+                        "connect it with a tree edge, e.g. `- {entrance} -> {}`",
+                        n.id.value
+                    ),
                 );
             }
         }
@@ -235,18 +263,35 @@ impl Checker<'_> {
             .g
             .edges
             .iter()
-            .flat_map(|e| [(e.from.value.as_str(), e.to.value.as_str()), (e.to.value.as_str(), e.from.value.as_str())])
+            .flat_map(|e| {
+                [
+                    (e.from.value.as_str(), e.to.value.as_str()),
+                    (e.to.value.as_str(), e.from.value.as_str()),
+                ]
+            })
             .collect();
         for e in &self.g.loops {
             if e.from.value == e.to.value {
-                self.d.error("flow::self-edge", e.to.span.clone(), format!("loop from `{}` to itself", e.from.value), "loop to itself", "a loop joins two different rooms");
+                self.d.error(
+                    "flow::self-edge",
+                    e.to.span.clone(),
+                    format!("loop from `{}` to itself", e.from.value),
+                    "loop to itself",
+                    "a loop joins two different rooms",
+                );
                 continue;
             }
             for end in [&e.from, &e.to] {
                 if let Some(n) = self.g.node(&end.value)
                     && matches!(n.kind, NodeKind::Selector { .. })
                 {
-                    self.d.error("flow::loop-to-selector", end.span.clone(), format!("`{}` is a selector, not a room", end.value), "selector", "attach the loop to one of the selector's children");
+                    self.d.error(
+                        "flow::loop-to-selector",
+                        end.span.clone(),
+                        format!("`{}` is a selector, not a room", end.value),
+                        "selector",
+                        "attach the loop to one of the selector's children",
+                    );
                 }
             }
             if tree.contains(&(e.from.value.as_str(), e.to.value.as_str())) {
@@ -261,14 +306,37 @@ impl Checker<'_> {
 
     fn selectors(&mut self) {
         for n in &self.g.nodes {
-            let NodeKind::Selector { pick } = &n.kind else { continue };
+            let NodeKind::Selector { pick } = &n.kind else {
+                continue;
+            };
             let kids = self.children(&n.id.value).count() as u32;
             if kids == 0 {
-                self.d.error("flow::empty-selector", n.id.span.clone(), format!("selector `{}` has no children", n.id.value), "nothing to select", "add tree edges from the selector to the alternatives");
+                self.d.error(
+                    "flow::empty-selector",
+                    n.id.span.clone(),
+                    format!("selector `{}` has no children", n.id.value),
+                    "nothing to select",
+                    "add tree edges from the selector to the alternatives",
+                );
             } else if pick.value.0 > kids {
-                self.d.error("flow::selector-too-many", pick.span.clone(), format!("selector `{}` must pick at least {} of only {kids} children", n.id.value, pick.value.0), "more than it has", format!("pick at most {kids}"));
+                self.d.error(
+                    "flow::selector-too-many",
+                    pick.span.clone(),
+                    format!(
+                        "selector `{}` must pick at least {} of only {kids} children",
+                        n.id.value, pick.value.0
+                    ),
+                    "more than it has",
+                    format!("pick at most {kids}"),
+                );
             } else if pick.value.1 >= kids && pick.value.0 >= kids {
-                self.d.warning("flow::selector-picks-all", pick.span.clone(), format!("selector `{}` always picks all {kids} children", n.id.value), "no choice", "lower the range or remove the selector");
+                self.d.warning(
+                    "flow::selector-picks-all",
+                    pick.span.clone(),
+                    format!("selector `{}` always picks all {kids} children", n.id.value),
+                    "no choice",
+                    "lower the range or remove the selector",
+                );
             }
         }
     }
@@ -289,10 +357,16 @@ impl Checker<'_> {
                 Door::Locked(Some(k)) => Some((n.id.value.as_str(), k)),
                 _ => None,
             })
-            .chain(self.g.edges.iter().chain(&self.g.loops).filter_map(|e| match &e.door {
-                Door::Locked(Some(k)) => Some((e.to.value.as_str(), k)),
-                _ => None,
-            }))
+            .chain(
+                self.g
+                    .edges
+                    .iter()
+                    .chain(&self.g.loops)
+                    .filter_map(|e| match &e.door {
+                        Door::Locked(Some(k)) => Some((e.to.value.as_str(), k)),
+                        _ => None,
+                    }),
+            )
             .collect();
         for (behind, key) in locked {
             locks.insert(&key.value);
@@ -322,8 +396,18 @@ impl Checker<'_> {
         for (key, nodes) in holders {
             if !locks.contains(key) {
                 for n in nodes {
-                    let span = n.keys.iter().find(|k| k.value == key).map_or(n.id.span.clone(), |k| k.span.clone());
-                    self.d.warning("flow::unused-key", span, format!("key `{key}` opens no lock"), "no `lock: {key}` anywhere", "add `lock:` on the door it should open, or remove it");
+                    let span = n
+                        .keys
+                        .iter()
+                        .find(|k| k.value == key)
+                        .map_or(n.id.span.clone(), |k| k.span.clone());
+                    self.d.warning(
+                        "flow::unused-key",
+                        span,
+                        format!("key `{key}` opens no lock"),
+                        "no `lock: {key}` anywhere",
+                        "add `lock:` on the door it should open, or remove it",
+                    );
                 }
             }
         }
@@ -351,7 +435,10 @@ impl Checker<'_> {
             c.span.clone(),
             format!("unknown category `{}`", c.value),
             "no such category",
-            format!("{}; declare new ones under `categories:`", suggest(&c.value, &known)),
+            format!(
+                "{}; declare new ones under `categories:`",
+                suggest(&c.value, &known)
+            ),
         );
         false
     }
@@ -360,13 +447,30 @@ impl Checker<'_> {
         match self.library.get(&t.value) {
             Some(tpl) => {
                 if tpl.category != category {
-                    self.d.warning("flow::template-category", t.span.clone(), format!("template `{}` is a `{}` room, used for a `{category}` node", t.value, tpl.category), "category differs", "check that this is the template you meant");
+                    self.d.warning(
+                        "flow::template-category",
+                        t.span.clone(),
+                        format!(
+                            "template `{}` is a `{}` room, used for a `{category}` node",
+                            t.value, tpl.category
+                        ),
+                        "category differs",
+                        "check that this is the template you meant",
+                    );
                 }
                 true
             }
             None => {
-                let help = did_you_mean(&t.value, self.library.names()).unwrap_or_else(|| "run `dungeonflow validate` on your rooms folder, or fix the name".to_owned());
-                self.d.error("flow::unknown-template", t.span.clone(), format!("no room template is named `{}`", t.value), "unknown template", help);
+                let help = did_you_mean(&t.value, self.library.names()).unwrap_or_else(|| {
+                    "run `dungeonflow validate` on your rooms folder, or fix the name".to_owned()
+                });
+                self.d.error(
+                    "flow::unknown-template",
+                    t.span.clone(),
+                    format!("no room template is named `{}`", t.value),
+                    "unknown template",
+                    help,
+                );
                 false
             }
         }
@@ -377,7 +481,13 @@ impl Checker<'_> {
         for tag in pool {
             if !self.library.has_tag(&tag.value) {
                 ok = false;
-                self.d.error("flow::unknown-pool", tag.span.clone(), format!("no room template has the tag `{}`", tag.value), "empty pool", "tag some templates with it (`tags: [...]`) or fix the name");
+                self.d.error(
+                    "flow::unknown-pool",
+                    tag.span.clone(),
+                    format!("no room template has the tag `{}`", tag.value),
+                    "empty pool",
+                    "tag some templates with it (`tags: [...]`) or fix the name",
+                );
             }
         }
         ok
@@ -395,7 +505,13 @@ impl Checker<'_> {
             }
             self.check_pool(&n.pool);
             if n.chance == 0.0 {
-                self.d.warning("flow::never-exists", n.id.span.clone(), format!("node `{}` has chance 0 and never exists", n.id.value), "chance 0", "remove the node or raise its chance");
+                self.d.warning(
+                    "flow::never-exists",
+                    n.id.span.clone(),
+                    format!("node `{}` has chance 0 and never exists", n.id.value),
+                    "chance 0",
+                    "remove the node or raise its chance",
+                );
             }
         }
     }
@@ -409,20 +525,33 @@ impl Checker<'_> {
                 _ => 1,
             };
         }
-        count + self.g.loops.iter().filter(|e| e.from.value == id || e.to.value == id).count()
+        count
+            + self
+                .g
+                .loops
+                .iter()
+                .filter(|e| e.from.value == id || e.to.value == id)
+                .count()
     }
 
     fn degrees(&mut self) {
         let has_parent: BTreeSet<&str> = self.g.edges.iter().map(|e| e.to.value.as_str()).collect();
         for n in &self.g.nodes {
-            let (needs_parent, outgoing) = (has_parent.contains(n.id.value.as_str()), self.outgoing(&n.id.value));
+            let (needs_parent, outgoing) = (
+                has_parent.contains(n.id.value.as_str()),
+                self.outgoing(&n.id.value),
+            );
             let requirements: Vec<(bool, usize)> = match &n.kind {
                 NodeKind::Selector { .. } => continue,
                 NodeKind::Chain(c) if !c.rules.is_empty() => continue,
-                NodeKind::Chain(c) if c.length.value.1 >= 2 => vec![(needs_parent, 1), (true, outgoing)],
+                NodeKind::Chain(c) if c.length.value.1 >= 2 => {
+                    vec![(needs_parent, 1), (true, outgoing)]
+                }
                 _ => vec![(needs_parent, outgoing)],
             };
-            if n.category.value == "connector" || !self.known_categories().contains(&n.category.value.as_str()) {
+            if n.category.value == "connector"
+                || !self.known_categories().contains(&n.category.value.as_str())
+            {
                 continue;
             }
             let pool: Vec<String> = n.pool.iter().map(|p| p.value.clone()).collect();
@@ -442,7 +571,11 @@ impl Checker<'_> {
             for (p, out) in requirements {
                 if !candidates.iter().any(|t| t.fits_degree(p, out)) {
                     let need = out + usize::from(p);
-                    let most = candidates.iter().map(|t| t.usable_exits()).max().unwrap_or(0);
+                    let most = candidates
+                        .iter()
+                        .map(|t| t.usable_exits())
+                        .max()
+                        .unwrap_or(0);
                     self.d.error(
                         "flow::not-enough-exits",
                         n.id.span.clone(),
@@ -470,23 +603,57 @@ impl Checker<'_> {
                 for (p, _) in &inj.placements {
                     let missing = match p {
                         Placement::AfterBoss if !has_boss => Some("boss"),
-                        Placement::HubAdjacentChainStart | Placement::HubAdjacentNoLink if !has_hub => Some("hub"),
+                        Placement::HubAdjacentChainStart | Placement::HubAdjacentNoLink
+                            if !has_hub =>
+                        {
+                            Some("hub")
+                        }
                         _ => None,
                     };
                     if let Some(c) = missing {
-                        self.d.warning("flow::placement-never-fits", inj.span.clone(), format!("injection `{}` may be placed `{}` but the flow has no {c} room", inj.name.value, p.name()), "cannot be placed there", format!("add a {c} node or another placement"));
+                        self.d.warning(
+                            "flow::placement-never-fits",
+                            inj.span.clone(),
+                            format!(
+                                "injection `{}` may be placed `{}` but the flow has no {c} room",
+                                inj.name.value,
+                                p.name()
+                            ),
+                            "cannot be placed there",
+                            format!("add a {c} node or another placement"),
+                        );
                     }
                 }
                 if inj.chance == 0.0 {
-                    self.d.warning("flow::never-exists", inj.span.clone(), format!("injection `{}` has chance 0", inj.name.value), "never spawns", "remove it or raise `chance:`");
+                    self.d.warning(
+                        "flow::never-exists",
+                        inj.span.clone(),
+                        format!("injection `{}` has chance 0", inj.name.value),
+                        "never spawns",
+                        "remove it or raise `chance:`",
+                    );
                 }
             }
         }
     }
 
     fn warnings(&mut self) {
-        if !self.g.nodes.iter().any(|n| n.category.value == "boss" || n.category.value == "exit") {
-            self.d.warning("flow::no-goal", self.flow.name.span.clone(), format!("flow `{}` has neither a boss nor an exit room", self.flow.name.value), "no goal", "add a `boss` or `exit` node so the level has an end");
+        if !self
+            .g
+            .nodes
+            .iter()
+            .any(|n| n.category.value == "boss" || n.category.value == "exit")
+        {
+            self.d.warning(
+                "flow::no-goal",
+                self.flow.name.span.clone(),
+                format!(
+                    "flow `{}` has neither a boss nor an exit room",
+                    self.flow.name.value
+                ),
+                "no goal",
+                "add a `boss` or `exit` node so the level has an end",
+            );
         }
     }
 }

@@ -80,11 +80,16 @@ pub fn decompose(level: &LevelGraph) -> Decomposition {
             loops[c].0.push(ear);
             continue;
         }
-        let Some((cycle_nodes, cycle_edges)) = smallest_cycle(level, &remaining) else { break };
+        let Some((cycle_nodes, cycle_edges)) = smallest_cycle(level, &remaining) else {
+            break;
+        };
         for e in &cycle_edges {
             remaining.remove(e);
         }
-        let touched: BTreeSet<usize> = cycle_nodes.iter().filter_map(|v| owner[v.index()]).collect();
+        let touched: BTreeSet<usize> = cycle_nodes
+            .iter()
+            .filter_map(|v| owner[v.index()])
+            .collect();
         if touched.is_empty() {
             let mut nodes = cycle_nodes.clone();
             nodes.push(cycle_nodes[0]);
@@ -92,7 +97,14 @@ pub fn decompose(level: &LevelGraph) -> Decomposition {
             for v in &cycle_nodes {
                 owner[v.index()] = Some(id);
             }
-            loops.push((vec![Ear { nodes, edges: cycle_edges.clone() }], cycle_nodes.iter().copied().collect(), cycle_edges));
+            loops.push((
+                vec![Ear {
+                    nodes,
+                    edges: cycle_edges.clone(),
+                }],
+                cycle_nodes.iter().copied().collect(),
+                cycle_edges,
+            ));
             continue;
         }
         for (ear, same) in split_at_anchors(&cycle_nodes, &cycle_edges, &owner) {
@@ -115,7 +127,11 @@ pub fn decompose(level: &LevelGraph) -> Decomposition {
 
     let mut composites: Vec<Composite> = loops
         .into_iter()
-        .map(|(ears, nodes, edges)| Composite { kind: CompositeKind::Loop(ears), nodes: nodes.into_iter().collect(), edges })
+        .map(|(ears, nodes, edges)| Composite {
+            kind: CompositeKind::Loop(ears),
+            nodes: nodes.into_iter().collect(),
+            edges,
+        })
         .collect();
     let mut composite_of: Vec<usize> = owner.iter().map(|o| o.unwrap_or(usize::MAX)).collect();
 
@@ -134,7 +150,11 @@ pub fn decompose(level: &LevelGraph) -> Decomposition {
             continue;
         }
         let id = composites.len();
-        let mut comp = Composite { kind: CompositeKind::Tree, nodes: Vec::new(), edges: Vec::new() };
+        let mut comp = Composite {
+            kind: CompositeKind::Tree,
+            nodes: Vec::new(),
+            edges: Vec::new(),
+        };
         let mut queue = VecDeque::from([start]);
         composite_of[start.index()] = id;
         while let Some(v) = queue.pop_front() {
@@ -151,7 +171,11 @@ pub fn decompose(level: &LevelGraph) -> Decomposition {
         composites.push(comp);
     }
     let links = rest.into_iter().filter(|e| !inside.contains(e)).collect();
-    Decomposition { composites, composite_of, links }
+    Decomposition {
+        composites,
+        composite_of,
+        links,
+    }
 }
 
 /// Longest ear searched for, in rooms.
@@ -160,7 +184,12 @@ const MAX_EAR: usize = 12;
 type Adj = BTreeMap<NodeIndex, Vec<(NodeIndex, EdgeIndex)>>;
 
 /// The shortest open ear of any loop composite over `rest` edges.
-fn shortest_open_ear(level: &LevelGraph, rest: &BTreeSet<EdgeIndex>, owner: &[Option<usize>], composites: usize) -> Option<(usize, Ear)> {
+fn shortest_open_ear(
+    level: &LevelGraph,
+    rest: &BTreeSet<EdgeIndex>,
+    owner: &[Option<usize>],
+    composites: usize,
+) -> Option<(usize, Ear)> {
     if composites == 0 {
         return None;
     }
@@ -174,7 +203,9 @@ fn shortest_open_ear(level: &LevelGraph, rest: &BTreeSet<EdgeIndex>, owner: &[Op
     for &a in adj.keys().filter(|v| owner[v.index()].is_some()) {
         let c = owner[a.index()].expect("owned");
         if let Some(ear) = ear_from(&adj, owner, c, a)
-            && best.as_ref().is_none_or(|(_, b)| ear.nodes.len() < b.nodes.len())
+            && best
+                .as_ref()
+                .is_none_or(|(_, b)| ear.nodes.len() < b.nodes.len())
         {
             best = Some((c, ear));
         }
@@ -225,11 +256,20 @@ fn ear_from(adj: &Adj, owner: &[Option<usize>], c: usize, a: NodeIndex) -> Optio
 /// Splits a cycle that touches existing loop composites into ears between
 /// consecutive anchored nodes. Each ear comes with the composite it belongs to
 /// (`None` when its two ends lie in different composites).
-fn split_at_anchors(nodes: &[NodeIndex], edges: &[EdgeIndex], owner: &[Option<usize>]) -> Vec<(Ear, Option<usize>)> {
+fn split_at_anchors(
+    nodes: &[NodeIndex],
+    edges: &[EdgeIndex],
+    owner: &[Option<usize>],
+) -> Vec<(Ear, Option<usize>)> {
     let k = nodes.len();
-    let start = (0..k).find(|&i| owner[nodes[i].index()].is_some()).expect("touched");
+    let start = (0..k)
+        .find(|&i| owner[nodes[i].index()].is_some())
+        .expect("touched");
     let mut out = Vec::new();
-    let mut ear = Ear { nodes: vec![nodes[start]], edges: Vec::new() };
+    let mut ear = Ear {
+        nodes: vec![nodes[start]],
+        edges: Vec::new(),
+    };
     for step in 1..=k {
         let i = (start + step) % k;
         ear.edges.push(edges[(start + step - 1) % k]);
@@ -238,19 +278,37 @@ fn split_at_anchors(nodes: &[NodeIndex], edges: &[EdgeIndex], owner: &[Option<us
             let a = owner[ear.nodes[0].index()];
             let b = owner[nodes[i].index()];
             let same = if a == b { a } else { None };
-            out.push((std::mem::replace(&mut ear, Ear { nodes: vec![nodes[i]], edges: Vec::new() }), same));
+            out.push((
+                std::mem::replace(
+                    &mut ear,
+                    Ear {
+                        nodes: vec![nodes[i]],
+                        edges: Vec::new(),
+                    },
+                ),
+                same,
+            ));
         }
     }
     out
 }
 
 /// Length, the two ends and the closing edge of the best cycle, with the BFS tree it was found in.
-type Best = (usize, usize, usize, EdgeIndex, Vec<Option<(usize, EdgeIndex)>>);
+type Best = (
+    usize,
+    usize,
+    usize,
+    EdgeIndex,
+    Vec<Option<(usize, EdgeIndex)>>,
+);
 
 /// The smallest cycle over `edges` (undirected; parallel edges count), as its
 /// nodes in order and the edges between them (`edges[i]` joins node i and i+1,
 /// the last one closes the cycle). BFS from every node, skipping the parent edge.
-pub fn smallest_cycle(level: &LevelGraph, edges: &BTreeSet<EdgeIndex>) -> Option<(Vec<NodeIndex>, Vec<EdgeIndex>)> {
+pub fn smallest_cycle(
+    level: &LevelGraph,
+    edges: &BTreeSet<EdgeIndex>,
+) -> Option<(Vec<NodeIndex>, Vec<EdgeIndex>)> {
     let n = level.graph.node_count();
     let mut adj: Vec<Vec<(usize, EdgeIndex)>> = vec![Vec::new(); n];
     for &e in edges {
@@ -327,7 +385,10 @@ pub fn smallest_cycle(level: &LevelGraph, edges: &BTreeSet<EdgeIndex>) -> Option
     let pu = up(u);
     let pw = up(w);
     let in_pw: BTreeMap<usize, usize> = pw.iter().enumerate().map(|(i, (v, _))| (*v, i)).collect();
-    let (iu, iw) = pu.iter().enumerate().find_map(|(i, (v, _))| in_pw.get(v).map(|&j| (i, j)))?;
+    let (iu, iw) = pu
+        .iter()
+        .enumerate()
+        .find_map(|(i, (v, _))| in_pw.get(v).map(|&j| (i, j)))?;
     // Cycle: lca .. u (down), then w .. lca (up), closing with e.
     let mut nodes = Vec::new();
     let mut cedges = Vec::new();

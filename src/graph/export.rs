@@ -89,14 +89,25 @@ impl LevelGraph {
     /// Graphviz DOT: rooms coloured by category, loops dashed, one-way
     /// edges with an open arrow, locks labelled, warps dotted.
     pub fn to_dot(&self) -> String {
-        let mut s = format!("digraph \"{}\" {{\n  rankdir=TB;\n  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\"];\n", self.flow);
+        let mut s = format!(
+            "digraph \"{}\" {{\n  rankdir=TB;\n  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\"];\n",
+            self.flow
+        );
         for r in self.graph.node_weights() {
             let label = match &r.template {
                 Some(t) => format!("{}\\n{}", r.id, t),
                 None => r.id.clone(),
             };
-            let keys = if r.keys.is_empty() { String::new() } else { format!("\\nkeys: {}", r.keys.join(", ")) };
-            s += &format!("  \"{}\" [label=\"{label}{keys}\", fillcolor=\"{}\"];\n", r.id, category_colour(&r.category));
+            let keys = if r.keys.is_empty() {
+                String::new()
+            } else {
+                format!("\\nkeys: {}", r.keys.join(", "))
+            };
+            s += &format!(
+                "  \"{}\" [label=\"{label}{keys}\", fillcolor=\"{}\"];\n",
+                r.id,
+                category_colour(&r.category)
+            );
         }
         for e in self.graph.edge_references() {
             let c = e.weight();
@@ -118,7 +129,11 @@ impl LevelGraph {
                 "  \"{}\" -> \"{}\"{};\n",
                 self.graph[e.source()].id,
                 self.graph[e.target()].id,
-                if attrs.is_empty() { String::new() } else { format!(" [{}]", attrs.join(", ")) }
+                if attrs.is_empty() {
+                    String::new()
+                } else {
+                    format!(" [{}]", attrs.join(", "))
+                }
             );
         }
         s + "}\n"

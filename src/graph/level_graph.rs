@@ -154,11 +154,17 @@ impl LevelGraph {
         for _ in 0..self.graph.node_count() {
             let mut changed = false;
             for e in self.graph.edge_references() {
-                if e.weight().kind != EdgeKind::Tree && depth[e.target().index()] == u32::MAX && depth[e.source().index()] != u32::MAX {
+                if e.weight().kind != EdgeKind::Tree
+                    && depth[e.target().index()] == u32::MAX
+                    && depth[e.source().index()] != u32::MAX
+                {
                     depth[e.target().index()] = depth[e.source().index()] + 1;
                     changed = true;
                 }
-                if e.weight().kind == EdgeKind::Tree && depth[e.target().index()] == u32::MAX && depth[e.source().index()] != u32::MAX {
+                if e.weight().kind == EdgeKind::Tree
+                    && depth[e.target().index()] == u32::MAX
+                    && depth[e.source().index()] != u32::MAX
+                {
                     depth[e.target().index()] = depth[e.source().index()] + 1;
                     changed = true;
                 }

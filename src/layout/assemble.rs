@@ -16,12 +16,33 @@ const STRAIGHT_EXTRA: u32 = 6;
 /// Moves `part` onto `map` so that `edge` between `host` (on the map) and
 /// `anchor` (on `part`) is realised: the two exits touching, or failing that
 /// a short straight corridor apart. Returns false when no placement fits.
-pub fn attach(ctx: &mut Ctx, map: &mut Canvas, part: &Canvas, host: NodeIndex, anchor: NodeIndex, edge: EdgeIndex) -> bool {
+pub fn attach(
+    ctx: &mut Ctx,
+    map: &mut Canvas,
+    part: &Canvas,
+    host: NodeIndex,
+    anchor: NodeIndex,
+    edge: EdgeIndex,
+) -> bool {
     let hi = map.index_of(host).expect("host on map");
     let ai = part.index_of(anchor).expect("anchor on part");
-    let host_exits = usable(ctx, &map.rooms[hi], &ctx.pending(map, host, Some(edge)), edge);
-    let anchor_exits = usable(ctx, &part.rooms[ai], &ctx.pending(part, anchor, Some(edge)), edge);
-    let centre = |c: &Canvas| c.bounds(ctx.shapes).map_or((0.0, 0.0), |(lo, hi)| (f64::from(lo.x + hi.x) / 2.0, f64::from(lo.y + hi.y) / 2.0));
+    let host_exits = usable(
+        ctx,
+        &map.rooms[hi],
+        &ctx.pending(map, host, Some(edge)),
+        edge,
+    );
+    let anchor_exits = usable(
+        ctx,
+        &part.rooms[ai],
+        &ctx.pending(part, anchor, Some(edge)),
+        edge,
+    );
+    let centre = |c: &Canvas| {
+        c.bounds(ctx.shapes).map_or((0.0, 0.0), |(lo, hi)| {
+            (f64::from(lo.x + hi.x) / 2.0, f64::from(lo.y + hi.y) / 2.0)
+        })
+    };
     let (map_centre, part_centre) = (centre(map), centre(part));
     let source_is_host = ctx.level.graph.edge_endpoints(edge).expect("edge").0 == host;
     let min = ctx.params.corridor.0.max(1);
@@ -40,16 +61,25 @@ pub fn attach(ctx: &mut Ctx, map: &mut Canvas, part: &Canvas, host: NodeIndex, a
                 let local = exit_cell(&part.rooms[ai], ax);
                 let g = gap as i32;
                 let offset = Pos::new(front.x + dx * g - local.x, front.y + dy * g - local.y);
-                let corridor: Vec<Pos> = (0..g).map(|k| Pos::new(front.x + dx * k, front.y + dy * k)).collect();
+                let corridor: Vec<Pos> = (0..g)
+                    .map(|k| Pos::new(front.x + dx * k, front.y + dy * k))
+                    .collect();
                 let clear = corridor.iter().all(|&p| {
                     let q = Pos::new(p.x - offset.x, p.y - offset.y);
-                    !map.corridor.contains(&p) && !map.is_room_tile(ctx.shapes, p) && !part.corridor.contains(&q) && !part.is_room_tile(ctx.shapes, q)
+                    !map.corridor.contains(&p)
+                        && !map.is_room_tile(ctx.shapes, p)
+                        && !part.corridor.contains(&q)
+                        && !part.is_room_tile(ctx.shapes, q)
                 });
                 if !clear || !map.fits_canvas(ctx.shapes, part, offset) {
                     continue;
                 }
-                let moved = (part_centre.0 + f64::from(offset.x), part_centre.1 + f64::from(offset.y));
-                let spread = ((moved.0 - map_centre.0).powi(2) + (moved.1 - map_centre.1).powi(2)).sqrt();
+                let moved = (
+                    part_centre.0 + f64::from(offset.x),
+                    part_centre.1 + f64::from(offset.y),
+                );
+                let spread =
+                    ((moved.0 - map_centre.0).powi(2) + (moved.1 - map_centre.1).powi(2)).sqrt();
                 fits.push((spread + ctx.rng.unit() * 6.0, he, ae, offset, corridor));
             }
         }
@@ -70,7 +100,11 @@ pub fn attach(ctx: &mut Ctx, map: &mut Canvas, part: &Canvas, host: NodeIndex, a
             if !source_is_host {
                 path.reverse();
             }
-            let kind = if corridor.is_empty() { LinkKind::Door } else { LinkKind::Corridor };
+            let kind = if corridor.is_empty() {
+                LinkKind::Door
+            } else {
+                LinkKind::Corridor
+            };
             map.add_link(Link { edge, kind, path });
             if !(base..map.rooms.len()).any(|i| ctx.strands_exits(map, i)) {
                 return true;
@@ -83,7 +117,12 @@ pub fn attach(ctx: &mut Ctx, map: &mut Canvas, part: &Canvas, host: NodeIndex, a
 }
 
 /// Free exits of a placed room that may serve `edge`, leaving it able to serve `pending`.
-fn usable(ctx: &Ctx, r: &super::canvas::PlacedRoom, pending: &[EdgeIndex], edge: EdgeIndex) -> Vec<usize> {
+fn usable(
+    ctx: &Ctx,
+    r: &super::canvas::PlacedRoom,
+    pending: &[EdgeIndex],
+    edge: EdgeIndex,
+) -> Vec<usize> {
     let s = &ctx.shapes[r.shape];
     (0..s.exits.len())
         .filter(|&i| ctx.exit_free(s, &r.used, i) && ctx.kind_fits(s.exits[i].kind, r.node, edge))
@@ -100,11 +139,28 @@ const CORRIDOR_TRIALS: usize = 48;
 
 /// Moves `part` near `host` (any exit directions) and joins the two exits with
 /// an A* corridor: the fallback when no alignment fits.
-pub fn attach_by_corridor(ctx: &mut Ctx, map: &mut Canvas, part: &Canvas, host: NodeIndex, anchor: NodeIndex, edge: EdgeIndex) -> bool {
+pub fn attach_by_corridor(
+    ctx: &mut Ctx,
+    map: &mut Canvas,
+    part: &Canvas,
+    host: NodeIndex,
+    anchor: NodeIndex,
+    edge: EdgeIndex,
+) -> bool {
     let hi = map.index_of(host).expect("host on map");
     let ai = part.index_of(anchor).expect("anchor on part");
-    let host_exits = usable(ctx, &map.rooms[hi], &ctx.pending(map, host, Some(edge)), edge);
-    let anchor_exits = usable(ctx, &part.rooms[ai], &ctx.pending(part, anchor, Some(edge)), edge);
+    let host_exits = usable(
+        ctx,
+        &map.rooms[hi],
+        &ctx.pending(map, host, Some(edge)),
+        edge,
+    );
+    let anchor_exits = usable(
+        ctx,
+        &part.rooms[ai],
+        &ctx.pending(part, anchor, Some(edge)),
+        edge,
+    );
     let (min, max) = (ctx.params.corridor.0 as i32, ctx.params.corridor.1 as i32);
     let mut trials = Vec::new();
     for &he in &host_exits {
@@ -127,7 +183,14 @@ pub fn attach_by_corridor(ctx: &mut Ctx, map: &mut Canvas, part: &Canvas, host: 
                     // The anchor's door tile, g tiles out and s tiles aside.
                     let t = Pos::new(front.x + dx * g - dy * s, front.y + dy * g + dx * s);
                     let offset = Pos::new(t.x - adx - local.x, t.y - ady - local.y);
-                    trials.push((f64::from(len) + ctx.rng.unit() * 4.0, he, ae, front, t, offset));
+                    trials.push((
+                        f64::from(len) + ctx.rng.unit() * 4.0,
+                        he,
+                        ae,
+                        front,
+                        t,
+                        offset,
+                    ));
                 }
             }
         }
@@ -138,7 +201,9 @@ pub fn attach_by_corridor(ctx: &mut Ctx, map: &mut Canvas, part: &Canvas, host: 
         if tried >= CORRIDOR_TRIALS || ctx.budget == 0 {
             break;
         }
-        ctx.budget = ctx.budget.saturating_sub(u64::from(part.rooms.len() as u32));
+        ctx.budget = ctx
+            .budget
+            .saturating_sub(u64::from(part.rooms.len() as u32));
         if !map.fits_canvas(ctx.shapes, part, offset) {
             continue;
         }
@@ -148,7 +213,11 @@ pub fn attach_by_corridor(ctx: &mut Ctx, map: &mut Canvas, part: &Canvas, host: 
         map.merge(ctx.shapes, part, offset);
         let blocked = |m: &Canvas, p: Pos| m.corridor.contains(&p) || m.is_room_tile(ctx.shapes, p);
         let hx_dir = ctx.shapes[map.rooms[hi].shape].exits[he].dir;
-        let route = if blocked(map, front) || blocked(map, t) { None } else { super::corridor::route(ctx, map, front, t, hx_dir, max as usize) };
+        let route = if blocked(map, front) || blocked(map, t) {
+            None
+        } else {
+            super::corridor::route(ctx, map, front, t, hx_dir, max as usize)
+        };
         match route {
             Some(tiles) if tiles.len() as i32 >= min && tiles.len() as i32 <= max => {
                 let ni = base + ai;
@@ -163,7 +232,11 @@ pub fn attach_by_corridor(ctx: &mut Ctx, map: &mut Canvas, part: &Canvas, host: 
                 if ctx.level.graph.edge_endpoints(edge).expect("edge").0 != host {
                     path.reverse();
                 }
-                map.add_link(Link { edge, kind: LinkKind::Corridor, path });
+                map.add_link(Link {
+                    edge,
+                    kind: LinkKind::Corridor,
+                    path,
+                });
                 if !(base..map.rooms.len()).any(|i| ctx.strands_exits(map, i)) {
                     return true;
                 }

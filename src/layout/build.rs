@@ -4,8 +4,8 @@ use std::collections::{BTreeSet, HashMap};
 
 use petgraph::visit::EdgeRef;
 
-use super::canvas::{Canvas, LinkKind};
 use super::ShapeTable;
+use super::canvas::{Canvas, LinkKind};
 use crate::geom::Pos;
 use crate::graph::{EdgeKind, LevelGraph};
 use crate::level::{Connection, ConnectionKind, Item, Level, Room, TileKind};
@@ -13,8 +13,16 @@ use crate::rooms::{RoomLibrary, Tile};
 
 /// Rasterises `map` (every room of `graph` placed, every physical edge
 /// realised) into a level whose origin leaves one tile of margin.
-pub fn build_level(graph: &LevelGraph, library: &RoomLibrary, table: &ShapeTable, map: &Canvas, generator: &str) -> Level {
-    let (lo, hi) = map.bounds(&table.shapes).unwrap_or((Pos::new(0, 0), Pos::new(0, 0)));
+pub fn build_level(
+    graph: &LevelGraph,
+    library: &RoomLibrary,
+    table: &ShapeTable,
+    map: &Canvas,
+    generator: &str,
+) -> Level {
+    let (lo, hi) = map
+        .bounds(&table.shapes)
+        .unwrap_or((Pos::new(0, 0), Pos::new(0, 0)));
     let (ox, oy) = (lo.x - 1, lo.y - 1);
     let (width, height) = (hi.x - lo.x + 3, hi.y - lo.y + 3);
     let mut tiles = vec![TileKind::Void; (width * height) as usize];
@@ -77,12 +85,28 @@ pub fn build_level(graph: &LevelGraph, library: &RoomLibrary, table: &ShapeTable
         let (kind, path) = match (w.kind, links.get(&e.id())) {
             (EdgeKind::Warp, _) | (_, None) => (ConnectionKind::Warp, Vec::new()),
             (_, Some(l)) => {
-                let kind = if l.kind == LinkKind::Door { ConnectionKind::Door } else { ConnectionKind::Corridor };
-                (kind, l.path.iter().map(|p| [p.x - ox, p.y - oy]).collect::<Vec<_>>())
+                let kind = if l.kind == LinkKind::Door {
+                    ConnectionKind::Door
+                } else {
+                    ConnectionKind::Corridor
+                };
+                (
+                    kind,
+                    l.path
+                        .iter()
+                        .map(|p| [p.x - ox, p.y - oy])
+                        .collect::<Vec<_>>(),
+                )
             }
         };
         if let (Some(first), Some(last)) = (path.first(), path.last()) {
-            let glyph = if w.lock.is_some() { Some(TileKind::LockedDoor) } else if w.one_way { Some(TileKind::OneWayDoor) } else { None };
+            let glyph = if w.lock.is_some() {
+                Some(TileKind::LockedDoor)
+            } else if w.one_way {
+                Some(TileKind::OneWayDoor)
+            } else {
+                None
+            };
             if let Some(g) = glyph {
                 for &[x, y] in [first, last] {
                     tiles[(y * width + x) as usize] = g;
@@ -101,20 +125,40 @@ pub fn build_level(graph: &LevelGraph, library: &RoomLibrary, table: &ShapeTable
     let mut taken: BTreeSet<(i32, i32)> = BTreeSet::new();
     let mut items = Vec::new();
     for n in graph.graph.node_indices() {
-        let Some(ri) = rooms_by_node[n.index()] else { continue };
+        let Some(ri) = rooms_by_node[n.index()] else {
+            continue;
+        };
         for key in &graph.graph[n].keys {
             let room = &rooms[ri];
             let (cx, cy) = (room.x * 2 + room.width, room.y * 2 + room.height);
             let spot = room
                 .cells
                 .iter()
-                .filter(|[x, y]| tiles[(y * width + x) as usize] == TileKind::Floor && !taken.contains(&(*x, *y)))
+                .filter(|[x, y]| {
+                    tiles[(y * width + x) as usize] == TileKind::Floor && !taken.contains(&(*x, *y))
+                })
                 .min_by_key(|[x, y]| ((x * 2 - cx).abs() + (y * 2 - cy).abs(), *y, *x));
             if let Some(&[x, y]) = spot {
                 taken.insert((x, y));
-                items.push(Item { kind: "key".to_owned(), id: key.clone(), room: room.id.clone(), x, y });
+                items.push(Item {
+                    kind: "key".to_owned(),
+                    id: key.clone(),
+                    room: room.id.clone(),
+                    x,
+                    y,
+                });
             }
         }
     }
-    Level { generator: generator.to_owned(), flow: graph.flow.clone(), seed: graph.seed, width, height, tiles, rooms, connections, items }
+    Level {
+        generator: generator.to_owned(),
+        flow: graph.flow.clone(),
+        seed: graph.seed,
+        width,
+        height,
+        tiles,
+        rooms,
+        connections,
+        items,
+    }
 }

@@ -68,7 +68,10 @@ pub struct Mark {
 
 fn bucket_range(pos: Pos, w: i32, h: i32) -> impl Iterator<Item = (i32, i32)> {
     let (x0, y0) = (pos.x.div_euclid(BUCKET), pos.y.div_euclid(BUCKET));
-    let (x1, y1) = ((pos.x + w - 1).div_euclid(BUCKET), (pos.y + h - 1).div_euclid(BUCKET));
+    let (x1, y1) = (
+        (pos.x + w - 1).div_euclid(BUCKET),
+        (pos.y + h - 1).div_euclid(BUCKET),
+    );
     (y0..=y1).flat_map(move |y| (x0..=x1).map(move |x| (x, y)))
 }
 
@@ -86,7 +89,9 @@ impl Canvas {
     /// Whether `shape` at `pos` overlaps nothing on the canvas.
     pub fn fits(&self, shapes: &[Shape], shape: &Shape, pos: Pos) -> bool {
         for b in bucket_range(pos, shape.width, shape.height) {
-            let Some(list) = self.buckets.get(&b) else { continue };
+            let Some(list) = self.buckets.get(&b) else {
+                continue;
+            };
             for &ri in list {
                 let r = &self.rooms[ri as usize];
                 let s = &shapes[r.shape];
@@ -96,7 +101,9 @@ impl Canvas {
                 let y1 = (pos.y + shape.height).min(r.pos.y + s.height);
                 for y in y0..y1 {
                     for x in x0..x1 {
-                        if shape.is_solid(Pos::new(x - pos.x, y - pos.y)) && s.is_solid(Pos::new(x - r.pos.x, y - r.pos.y)) {
+                        if shape.is_solid(Pos::new(x - pos.x, y - pos.y))
+                            && s.is_solid(Pos::new(x - r.pos.x, y - r.pos.y))
+                        {
                             return false;
                         }
                     }
@@ -120,7 +127,10 @@ impl Canvas {
             for &ri in self.buckets.get(&b).map_or(&[][..], Vec::as_slice) {
                 let r = &self.rooms[ri as usize];
                 let s = &shapes[r.shape];
-                let meets = r.pos.x < pos.x + w && pos.x < r.pos.x + s.width && r.pos.y < pos.y + h && pos.y < r.pos.y + s.height;
+                let meets = r.pos.x < pos.x + w
+                    && pos.x < r.pos.x + s.width
+                    && r.pos.y < pos.y + h
+                    && pos.y < r.pos.y + s.height;
                 if meets && !out.contains(&(ri as usize)) {
                     out.push(ri as usize);
                 }
@@ -147,7 +157,12 @@ impl Canvas {
         for b in bucket_range(pos, s.width, s.height) {
             self.buckets.entry(b).or_default().push(i as u32);
         }
-        self.rooms.push(PlacedRoom { node, shape, pos, used: vec![false; s.exits.len()] });
+        self.rooms.push(PlacedRoom {
+            node,
+            shape,
+            pos,
+            used: vec![false; s.exits.len()],
+        });
         self.by_node.insert(node, i);
         i
     }
@@ -194,7 +209,11 @@ impl Canvas {
 
     /// The current state, to [`Self::rollback`] to.
     pub fn mark(&self) -> Mark {
-        Mark { rooms: self.rooms.len(), links: self.links.len(), corridor: self.corridor_log.len() }
+        Mark {
+            rooms: self.rooms.len(),
+            links: self.links.len(),
+            corridor: self.corridor_log.len(),
+        }
     }
 
     /// Removes every room, link and corridor tile added since `mark`. Exit
@@ -216,22 +235,33 @@ impl Canvas {
             .iter()
             .flat_map(|r| {
                 let s = &shapes[r.shape];
-                [r.pos, Pos::new(r.pos.x + s.width - 1, r.pos.y + s.height - 1)]
+                [
+                    r.pos,
+                    Pos::new(r.pos.x + s.width - 1, r.pos.y + s.height - 1),
+                ]
             })
             .chain(self.corridor.iter().copied());
         let first = it.next()?;
         Some(it.fold((first, first), |(lo, hi), p| {
-            (Pos::new(lo.x.min(p.x), lo.y.min(p.y)), Pos::new(hi.x.max(p.x), hi.y.max(p.y)))
+            (
+                Pos::new(lo.x.min(p.x), lo.y.min(p.y)),
+                Pos::new(hi.x.max(p.x), hi.y.max(p.y)),
+            )
         }))
     }
 
     /// Whether all of `other`, moved by `offset`, fits on this canvas.
     pub fn fits_canvas(&self, shapes: &[Shape], other: &Canvas, offset: Pos) -> bool {
-        other.rooms.iter().all(|r| self.fits(shapes, &shapes[r.shape], Pos::new(r.pos.x + offset.x, r.pos.y + offset.y)))
-            && other.corridor.iter().all(|c| {
-                let p = Pos::new(c.x + offset.x, c.y + offset.y);
-                !self.corridor.contains(&p) && !self.is_room_tile(shapes, p)
-            })
+        other.rooms.iter().all(|r| {
+            self.fits(
+                shapes,
+                &shapes[r.shape],
+                Pos::new(r.pos.x + offset.x, r.pos.y + offset.y),
+            )
+        }) && other.corridor.iter().all(|c| {
+            let p = Pos::new(c.x + offset.x, c.y + offset.y);
+            !self.corridor.contains(&p) && !self.is_room_tile(shapes, p)
+        })
     }
 
     /// Copies `other` onto this canvas, moved by `offset`.
@@ -242,7 +272,11 @@ impl Canvas {
             self.rooms[i].used.clone_from(&r.used);
         }
         for l in &other.links {
-            self.add_link(Link { edge: l.edge, kind: l.kind, path: l.path.iter().map(|&p| shift(p)).collect() });
+            self.add_link(Link {
+                edge: l.edge,
+                kind: l.kind,
+                path: l.path.iter().map(|&p| shift(p)).collect(),
+            });
         }
         let tiles: Vec<Pos> = other.corridor_log.iter().map(|&p| shift(p)).collect();
         self.add_corridor(&tiles);

@@ -31,6 +31,9 @@ pub struct Ctx<'a> {
     pub fixed: Vec<bool>,
 }
 
+/// Free tiles required ahead of an exit reserved for a link to another composite.
+const OPEN_DEPTH: i32 = 4;
+
 /// A way to place a new room against a placed one.
 #[derive(Clone, Copy, Debug)]
 pub struct Candidate {
@@ -75,7 +78,11 @@ impl Ctx<'_> {
             .level
             .graph
             .edges_directed(node, petgraph::Direction::Outgoing)
-            .chain(self.level.graph.edges_directed(node, petgraph::Direction::Incoming))
+            .chain(
+                self.level
+                    .graph
+                    .edges_directed(node, petgraph::Direction::Incoming),
+            )
             .filter(|e| e.weight().kind != EdgeKind::Warp && e.source() != e.target())
             .map(|e| e.id())
             .collect();
@@ -90,17 +97,29 @@ impl Ctx<'_> {
         }
         match shape.exits[i].group {
             None => true,
-            Some(g) => !shape.exits.iter().zip(used).any(|(e, u)| *u && e.group == Some(g)),
+            Some(g) => !shape
+                .exits
+                .iter()
+                .zip(used)
+                .any(|(e, u)| *u && e.group == Some(g)),
         }
     }
 
     /// Whether, with exits `used` taken, a room can still serve all of
     /// `pending` (its edges not yet realised).
-    pub fn can_serve(&self, node: NodeIndex, shape: &Shape, used: &[bool], pending: &[EdgeIndex]) -> bool {
+    pub fn can_serve(
+        &self,
+        node: NodeIndex,
+        shape: &Shape,
+        used: &[bool],
+        pending: &[EdgeIndex],
+    ) -> bool {
         if pending.is_empty() {
             return true;
         }
-        let free: Vec<usize> = (0..shape.exits.len()).filter(|&i| self.exit_free(shape, used, i)).collect();
+        let free: Vec<usize> = (0..shape.exits.len())
+            .filter(|&i| self.exit_free(shape, used, i))
+            .collect();
         let count = |pred: &dyn Fn(&ShapeExit) -> bool| {
             let mut groups: Vec<u16> = Vec::new();
             let mut n = 0;
@@ -120,7 +139,10 @@ impl Ctx<'_> {
             }
             n
         };
-        let parent = pending.iter().filter(|&&e| self.is_parent_edge(node, e)).count();
+        let parent = pending
+            .iter()
+            .filter(|&&e| self.is_parent_edge(node, e))
+            .count();
         let other = pending.len() - parent;
         count(&|_| true) >= pending.len()
             && (parent == 0 || count(&|e| e.kind != ExitKind::ExitOnly) >= 1)
@@ -128,7 +150,12 @@ impl Ctx<'_> {
     }
 
     /// Edges of `node` not yet realised on `canvas` (ignoring `also_done`).
-    pub fn pending(&self, canvas: &Canvas, node: NodeIndex, also_done: Option<EdgeIndex>) -> Vec<EdgeIndex> {
+    pub fn pending(
+        &self,
+        canvas: &Canvas,
+        node: NodeIndex,
+        also_done: Option<EdgeIndex>,
+    ) -> Vec<EdgeIndex> {
         self.edges_of(node)
             .into_iter()
             .filter(|&e| Some(e) != also_done && !canvas.realised(e))
@@ -146,11 +173,21 @@ impl Ctx<'_> {
     /// Every way to place `node` (not yet placed) against the placed room
     /// `host` through `edge`, that overlaps nothing and leaves both rooms able
     /// to serve their other edges. `score` is filled by the caller.
-    pub fn attach_candidates(&mut self, canvas: &Canvas, host: usize, node: NodeIndex, edge: EdgeIndex) -> Vec<Candidate> {
+    pub fn attach_candidates(
+        &mut self,
+        canvas: &Canvas,
+        host: usize,
+        node: NodeIndex,
+        edge: EdgeIndex,
+    ) -> Vec<Candidate> {
         let hr = &canvas.rooms[host];
         let hs = &self.shapes[hr.shape];
         let host_pending: Vec<EdgeIndex> = self.pending(canvas, hr.node, Some(edge));
-        let node_pending: Vec<EdgeIndex> = self.edges_of(node).into_iter().filter(|&e| e != edge).collect();
+        let node_pending: Vec<EdgeIndex> = self
+            .edges_of(node)
+            .into_iter()
+            .filter(|&e| e != edge)
+            .collect();
         let mut out = Vec::new();
         for (hi, he) in hs.exits.iter().enumerate() {
             if !self.exit_free(hs, &hr.used, hi) || !self.kind_fits(he.kind, hr.node, edge) {
@@ -165,7 +202,10 @@ impl Ctx<'_> {
             for s in self.shape_options(node) {
                 let shape = &self.shapes[s];
                 for (ni, ne) in shape.exits.iter().enumerate() {
-                    if ne.dir != he.dir.opposite() || ne.cells.len() != he.cells.len() || !self.kind_fits(ne.kind, node, edge) {
+                    if ne.dir != he.dir.opposite()
+                        || ne.cells.len() != he.cells.len()
+                        || !self.kind_fits(ne.kind, node, edge)
+                    {
                         continue;
                     }
                     self.budget = self.budget.saturating_sub(1);
@@ -178,7 +218,13 @@ impl Ctx<'_> {
                     if !self.can_serve(node, shape, &used, &node_pending) {
                         continue;
                     }
-                    out.push(Candidate { shape: s, pos, host_exit: hi, exit: ni, score: 0.0 });
+                    out.push(Candidate {
+                        shape: s,
+                        pos,
+                        host_exit: hi,
+                        exit: ni,
+                        score: 0.0,
+                    });
                 }
             }
         }
@@ -186,15 +232,34 @@ impl Ctx<'_> {
     }
 
     /// Places `node` as described by `c`, realising `edge` as a door.
-    pub fn commit(&self, canvas: &mut Canvas, host: usize, node: NodeIndex, edge: EdgeIndex, c: &Candidate) -> usize {
+    pub fn commit(
+        &self,
+        canvas: &mut Canvas,
+        host: usize,
+        node: NodeIndex,
+        edge: EdgeIndex,
+        c: &Candidate,
+    ) -> usize {
         let i = canvas.add_room(self.shapes, node, c.shape, c.pos);
         canvas.rooms[i].used[c.exit] = true;
         canvas.rooms[host].used[c.host_exit] = true;
-        let a = exit_cell(&canvas.rooms[host], &self.shapes[canvas.rooms[host].shape].exits[c.host_exit]);
+        let a = exit_cell(
+            &canvas.rooms[host],
+            &self.shapes[canvas.rooms[host].shape].exits[c.host_exit],
+        );
         let b = exit_cell(&canvas.rooms[i], &self.shapes[c.shape].exits[c.exit]);
-        let host_is_source = self.level.graph.edge_endpoints(edge).expect("edge").0 == canvas.rooms[host].node;
-        let path = if host_is_source { vec![a, b] } else { vec![b, a] };
-        canvas.add_link(Link { edge, kind: LinkKind::Door, path });
+        let host_is_source =
+            self.level.graph.edge_endpoints(edge).expect("edge").0 == canvas.rooms[host].node;
+        let path = if host_is_source {
+            vec![a, b]
+        } else {
+            vec![b, a]
+        };
+        canvas.add_link(Link {
+            edge,
+            kind: LinkKind::Door,
+            path,
+        });
         i
     }
 
@@ -204,22 +269,40 @@ impl Ctx<'_> {
     pub fn strands_exits(&self, canvas: &Canvas, room: usize) -> bool {
         let r = &canvas.rooms[room];
         let s = &self.shapes[r.shape];
-        let near = canvas.rooms_near(self.shapes, Pos::new(r.pos.x - 1, r.pos.y - 1), s.width + 2, s.height + 2);
+        let near = canvas.rooms_near(
+            self.shapes,
+            Pos::new(r.pos.x - 1, r.pos.y - 1),
+            s.width + 2,
+            s.height + 2,
+        );
         near.into_iter().chain(std::iter::once(room)).any(|i| {
-            let q = &canvas.rooms[i];
-            let pending = self.pending(canvas, q.node, None).len();
-            if pending == 0 {
-                return false;
-            }
-            let qs = &self.shapes[q.shape];
-            let open = (0..qs.exits.len())
-                .filter(|&e| self.exit_free(qs, &q.used, e))
-                .filter(|&e| {
-                    let front = exit_cell(q, &qs.exits[e]).step(qs.exits[e].dir);
-                    !canvas.corridor.contains(&front) && !canvas.is_room_tile(self.shapes, front)
+            self.open_exits(canvas, i, 1) < self.pending(canvas, canvas.rooms[i].node, None).len()
+        })
+    }
+
+    /// Free exits of a room with `depth` free tiles straight in front of them.
+    pub fn open_exits(&self, canvas: &Canvas, room: usize, depth: i32) -> usize {
+        let q = &canvas.rooms[room];
+        let qs = &self.shapes[q.shape];
+        (0..qs.exits.len())
+            .filter(|&e| self.exit_free(qs, &q.used, e))
+            .filter(|&e| {
+                let mut p = exit_cell(q, &qs.exits[e]);
+                (0..depth).all(|_| {
+                    p = p.step(qs.exits[e].dir);
+                    !canvas.corridor.contains(&p) && !canvas.is_room_tile(self.shapes, p)
                 })
-                .count();
-            open < pending
+            })
+            .count()
+    }
+
+    /// Whether every room of a finished composite can still reach out for
+    /// the links it has to other composites (a few free tiles ahead of as
+    /// many free exits as it has pending edges).
+    pub fn composite_open(&self, canvas: &Canvas) -> bool {
+        (0..canvas.rooms.len()).all(|i| {
+            let pending = self.pending(canvas, canvas.rooms[i].node, None).len();
+            pending == 0 || self.open_exits(canvas, i, OPEN_DEPTH) >= pending
         })
     }
 
@@ -228,15 +311,28 @@ impl Ctx<'_> {
     /// fresh rooms). Fixed templates and connectors are kept.
     pub fn repick(&mut self, nodes: &[NodeIndex]) {
         for &n in nodes {
-            let Some(current) = self.shape_of[n.index()] else { continue };
+            let Some(current) = self.shape_of[n.index()] else {
+                continue;
+            };
             if self.fixed[n.index()] || !self.rng.chance(0.5) {
                 continue;
             }
             let edges = self.edges_of(n);
             let category = &self.shapes[current].category;
             let options: Vec<usize> = (0..self.shapes.len())
-                .filter(|&s| s != current && self.shapes[s].category == *category && !self.shape_of.contains(&Some(s)))
-                .filter(|&s| self.can_serve(n, &self.shapes[s], &vec![false; self.shapes[s].exits.len()], &edges))
+                .filter(|&s| {
+                    s != current
+                        && self.shapes[s].category == *category
+                        && !self.shape_of.contains(&Some(s))
+                })
+                .filter(|&s| {
+                    self.can_serve(
+                        n,
+                        &self.shapes[s],
+                        &vec![false; self.shapes[s].exits.len()],
+                        &edges,
+                    )
+                })
                 .collect();
             if !options.is_empty() {
                 let pick = options[self.rng.index(options.len())];
@@ -248,12 +344,18 @@ impl Ctx<'_> {
     /// Centre of a placed room.
     pub fn centre(&self, room: &PlacedRoom) -> (f64, f64) {
         let s = &self.shapes[room.shape];
-        (f64::from(room.pos.x) + f64::from(s.width) / 2.0, f64::from(room.pos.y) + f64::from(s.height) / 2.0)
+        (
+            f64::from(room.pos.x) + f64::from(s.width) / 2.0,
+            f64::from(room.pos.y) + f64::from(s.height) / 2.0,
+        )
     }
 
     /// Centre of a candidate placement.
     pub fn candidate_centre(&self, c: &Candidate) -> (f64, f64) {
         let s = &self.shapes[c.shape];
-        (f64::from(c.pos.x) + f64::from(s.width) / 2.0, f64::from(c.pos.y) + f64::from(s.height) / 2.0)
+        (
+            f64::from(c.pos.x) + f64::from(s.width) / 2.0,
+            f64::from(c.pos.y) + f64::from(s.height) / 2.0,
+        )
     }
 }

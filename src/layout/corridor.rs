@@ -28,7 +28,13 @@ fn usable_exits(ctx: &Ctx, canvas: &Canvas, room: usize, edge: EdgeIndex) -> Vec
 }
 
 /// Two free exits, one of each room, that touch face to face.
-pub fn direct_pair(ctx: &Ctx, canvas: &Canvas, a: usize, b: usize, edge: EdgeIndex) -> Option<(usize, usize)> {
+pub fn direct_pair(
+    ctx: &Ctx,
+    canvas: &Canvas,
+    a: usize,
+    b: usize,
+    edge: EdgeIndex,
+) -> Option<(usize, usize)> {
     let (ra, rb) = (&canvas.rooms[a], &canvas.rooms[b]);
     let (sa, sb) = (&ctx.shapes[ra.shape], &ctx.shapes[rb.shape]);
     let eb_all = usable_exits(ctx, canvas, b, edge);
@@ -37,7 +43,10 @@ pub fn direct_pair(ctx: &Ctx, canvas: &Canvas, a: usize, b: usize, edge: EdgeInd
         let front = exit_cell(ra, xa).step(xa.dir);
         for &eb in &eb_all {
             let xb = &sb.exits[eb];
-            if xb.dir == xa.dir.opposite() && xb.cells.len() == xa.cells.len() && exit_cell(rb, xb) == front {
+            if xb.dir == xa.dir.opposite()
+                && xb.cells.len() == xa.cells.len()
+                && exit_cell(rb, xb) == front
+            {
                 return Some((ea, eb));
             }
         }
@@ -47,7 +56,13 @@ pub fn direct_pair(ctx: &Ctx, canvas: &Canvas, a: usize, b: usize, edge: EdgeInd
 
 /// Realises `edge` between the placed rooms of `a` and `b`: a door when two
 /// exits touch, else a corridor. Returns false when neither is possible.
-pub fn connect(ctx: &mut Ctx, canvas: &mut Canvas, a: NodeIndex, b: NodeIndex, edge: EdgeIndex) -> bool {
+pub fn connect(
+    ctx: &mut Ctx,
+    canvas: &mut Canvas,
+    a: NodeIndex,
+    b: NodeIndex,
+    edge: EdgeIndex,
+) -> bool {
     let (Some(ia), Some(ib)) = (canvas.index_of(a), canvas.index_of(b)) else {
         return false;
     };
@@ -55,12 +70,25 @@ pub fn connect(ctx: &mut Ctx, canvas: &mut Canvas, a: NodeIndex, b: NodeIndex, e
     if let Some((ea, eb)) = direct_pair(ctx, canvas, ia, ib, edge) {
         let pa = mark(ctx, canvas, ia, ea);
         let pb = mark(ctx, canvas, ib, eb);
-        let path = if source_is_a { vec![pa, pb] } else { vec![pb, pa] };
-        canvas.add_link(Link { edge, kind: LinkKind::Door, path });
+        let path = if source_is_a {
+            vec![pa, pb]
+        } else {
+            vec![pb, pa]
+        };
+        canvas.add_link(Link {
+            edge,
+            kind: LinkKind::Door,
+            path,
+        });
         return true;
     }
-    let (min, max) = (ctx.params.corridor.0 as usize, ctx.params.corridor.1 as usize);
-    let blocked = |canvas: &Canvas, ctx: &Ctx, p: Pos| canvas.corridor.contains(&p) || canvas.is_room_tile(ctx.shapes, p);
+    let (min, max) = (
+        ctx.params.corridor.0 as usize,
+        ctx.params.corridor.1 as usize,
+    );
+    let blocked = |canvas: &Canvas, ctx: &Ctx, p: Pos| {
+        canvas.corridor.contains(&p) || canvas.is_room_tile(ctx.shapes, p)
+    };
     let mut pairs = Vec::new();
     for ea in usable_exits(ctx, canvas, ia, edge) {
         let xa = &ctx.shapes[canvas.rooms[ia].shape].exits[ea];
@@ -84,7 +112,9 @@ pub fn connect(ctx: &mut Ctx, canvas: &mut Canvas, a: NodeIndex, b: NodeIndex, e
     pairs.sort_by(|x, y| x.0.total_cmp(&y.0));
     for &(_, ea, eb, s, t, da) in pairs.iter().take(PAIRS_TRIED) {
         ctx.budget = ctx.budget.saturating_sub(20);
-        let Some(tiles) = route(ctx, canvas, s, t, da, max) else { continue };
+        let Some(tiles) = route(ctx, canvas, s, t, da, max) else {
+            continue;
+        };
         if tiles.len() < min || tiles.len() > max {
             continue;
         }
@@ -98,7 +128,11 @@ pub fn connect(ctx: &mut Ctx, canvas: &mut Canvas, a: NodeIndex, b: NodeIndex, e
         if !source_is_a {
             path.reverse();
         }
-        canvas.add_link(Link { edge, kind: LinkKind::Corridor, path });
+        canvas.add_link(Link {
+            edge,
+            kind: LinkKind::Corridor,
+            path,
+        });
         return true;
     }
     false
@@ -106,20 +140,39 @@ pub fn connect(ctx: &mut Ctx, canvas: &mut Canvas, a: NodeIndex, b: NodeIndex, e
 
 fn mark(ctx: &Ctx, canvas: &mut Canvas, room: usize, exit: usize) -> Pos {
     canvas.rooms[room].used[exit] = true;
-    exit_cell(&canvas.rooms[room], &ctx.shapes[canvas.rooms[room].shape].exits[exit])
+    exit_cell(
+        &canvas.rooms[room],
+        &ctx.shapes[canvas.rooms[room].shape].exits[exit],
+    )
 }
 
 /// Shortest corridor from `s` to `t` over free tiles, penalising turns and
 /// running alongside other corridors.
 /// The search stays inside a box around the two ends sized by `max`.
-pub fn route(ctx: &Ctx, canvas: &Canvas, s: Pos, t: Pos, out_dir: Dir, max: usize) -> Option<Vec<Pos>> {
+pub fn route(
+    ctx: &Ctx,
+    canvas: &Canvas,
+    s: Pos,
+    t: Pos,
+    out_dir: Dir,
+    max: usize,
+) -> Option<Vec<Pos>> {
     let slack = ((max as i32 - s.manhattan(t)) / 2).clamp(2, 12);
     let (x0, x1) = (s.x.min(t.x) - slack, s.x.max(t.x) + slack);
     let (y0, y1) = (s.y.min(t.y) - slack, s.y.max(t.y) + slack);
     let free = |p: Pos| {
-        p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1 && !canvas.corridor.contains(&p) && !canvas.is_room_tile(ctx.shapes, p)
+        p.x >= x0
+            && p.x <= x1
+            && p.y >= y0
+            && p.y <= y1
+            && !canvas.corridor.contains(&p)
+            && !canvas.is_room_tile(ctx.shapes, p)
     };
-    let crowded = |p: Pos| Dir::ALL.iter().any(|d| canvas.corridor.contains(&p.step(*d)));
+    let crowded = |p: Pos| {
+        Dir::ALL
+            .iter()
+            .any(|d| canvas.corridor.contains(&p.step(*d)))
+    };
     let (path, _) = pathfinding::directed::astar::astar(
         &(s, out_dir),
         |&(p, d)| {

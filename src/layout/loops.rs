@@ -28,8 +28,12 @@ pub fn layout_loop(ctx: &mut Ctx, ears: &[Ear], index: usize) -> Result<Canvas, 
         if !place_root(ctx, &mut canvas, first) {
             break;
         }
-        match ears.iter().try_for_each(|ear| grow_ear(ctx, &mut canvas, ear)) {
-            Ok(()) => return Ok(canvas),
+        match ears
+            .iter()
+            .try_for_each(|ear| grow_ear(ctx, &mut canvas, ear))
+        {
+            Ok(()) if ctx.composite_open(&canvas) => return Ok(canvas),
+            Ok(()) => stuck = (first, "left open for its links"),
             Err(s) => stuck = s,
         }
         if ctx.budget == 0 {
@@ -44,7 +48,10 @@ pub fn layout_loop(ctx: &mut Ctx, ears: &[Ear], index: usize) -> Result<Canvas, 
         node: Some(node),
         reason: format!(
             "loop of {size} rooms could not be {why} at `{}` after {} attempts (corridors {}..{} tiles)",
-            ctx.level.graph[node].id, ctx.params.loop_rebuilds, ctx.params.corridor.0, ctx.params.corridor.1
+            ctx.level.graph[node].id,
+            ctx.params.loop_rebuilds,
+            ctx.params.corridor.0,
+            ctx.params.corridor.1
         ),
     })
 }
@@ -59,10 +66,18 @@ fn dist(a: (f64, f64), b: (f64, f64)) -> f64 {
 }
 
 /// Places the inner nodes of an ear; its first and last nodes are placed.
-fn grow_ear(ctx: &mut Ctx, canvas: &mut Canvas, ear: &Ear) -> Result<(), (NodeIndex, &'static str)> {
+fn grow_ear(
+    ctx: &mut Ctx,
+    canvas: &mut Canvas,
+    ear: &Ear,
+) -> Result<(), (NodeIndex, &'static str)> {
     let k = ear.nodes.len();
     if k == 2 {
-        return if connect(ctx, canvas, ear.nodes[0], ear.nodes[1], ear.edges[0]) { Ok(()) } else { Err((ear.nodes[1], "closed")) };
+        return if connect(ctx, canvas, ear.nodes[0], ear.nodes[1], ear.edges[0]) {
+            Ok(())
+        } else {
+            Err((ear.nodes[1], "closed"))
+        };
     }
     // The ear is drawn as a ring: the open ends keep the distance of a chord
     // spanning the rooms still to place. A ring of n rooms of size s has
@@ -70,17 +85,35 @@ fn grow_ear(ctx: &mut Ctx, canvas: &mut Canvas, ear: &Ear) -> Result<(), (NodeIn
     // An open ear's ring also runs through the placed part between its ends.
     let size = ear.nodes.iter().map(|&n| size_of(ctx, n)).sum::<f64>() / k as f64;
     let (a, b) = (ear.nodes[0], ear.nodes[k - 1]);
-    let between = if a == b { 0.0 } else { dist(ctx.centre(canvas.room_of(a).expect("placed")), ctx.centre(canvas.room_of(b).expect("placed"))) / size };
+    let between = if a == b {
+        0.0
+    } else {
+        dist(
+            ctx.centre(canvas.room_of(a).expect("placed")),
+            ctx.centre(canvas.room_of(b).expect("placed")),
+        ) / size
+    };
     let ring = (k - 1) as f64 + between.max(1.0) * f64::from(u8::from(a != b));
     let (mut lo, mut hi) = (1, k - 2);
     let mut left = true;
     while lo < hi {
         let span = (hi - lo + 1) as f64;
-        let wanted = ring * size / std::f64::consts::PI * (std::f64::consts::PI * span / ring).sin();
+        let wanted =
+            ring * size / std::f64::consts::PI * (std::f64::consts::PI * span / ring).sin();
         let (node, host, edge, target) = if left {
-            (ear.nodes[lo], ear.nodes[lo - 1], ear.edges[lo - 1], ear.nodes[hi + 1])
+            (
+                ear.nodes[lo],
+                ear.nodes[lo - 1],
+                ear.edges[lo - 1],
+                ear.nodes[hi + 1],
+            )
         } else {
-            (ear.nodes[hi], ear.nodes[hi + 1], ear.edges[hi], ear.nodes[lo - 1])
+            (
+                ear.nodes[hi],
+                ear.nodes[hi + 1],
+                ear.edges[hi],
+                ear.nodes[lo - 1],
+            )
         };
         if !place_on_arc(ctx, canvas, node, host, edge, target, wanted) {
             return Err((node, "placed"));
@@ -94,7 +127,20 @@ fn grow_ear(ctx: &mut Ctx, canvas: &mut Canvas, ear: &Ear) -> Result<(), (NodeIn
     }
     // The last room joins its arc on one side and closes the loop on the other.
     let node = ear.nodes[lo];
-    let sides = [(ear.nodes[lo - 1], ear.edges[lo - 1], ear.nodes[lo + 1], ear.edges[lo]), (ear.nodes[lo + 1], ear.edges[lo], ear.nodes[lo - 1], ear.edges[lo - 1])];
+    let sides = [
+        (
+            ear.nodes[lo - 1],
+            ear.edges[lo - 1],
+            ear.nodes[lo + 1],
+            ear.edges[lo],
+        ),
+        (
+            ear.nodes[lo + 1],
+            ear.edges[lo],
+            ear.nodes[lo - 1],
+            ear.edges[lo - 1],
+        ),
+    ];
     for (host, edge, other, other_edge) in sides {
         if close_with(ctx, canvas, node, host, edge, other, other_edge) {
             return Ok(());
@@ -105,7 +151,15 @@ fn grow_ear(ctx: &mut Ctx, canvas: &mut Canvas, ear: &Ear) -> Result<(), (NodeIn
 
 /// Places `node` against `host`, keeping its distance to the other open end
 /// `target` near `wanted`.
-fn place_on_arc(ctx: &mut Ctx, canvas: &mut Canvas, node: NodeIndex, host: NodeIndex, edge: EdgeIndex, target: NodeIndex, wanted: f64) -> bool {
+fn place_on_arc(
+    ctx: &mut Ctx,
+    canvas: &mut Canvas,
+    node: NodeIndex,
+    host: NodeIndex,
+    edge: EdgeIndex,
+    target: NodeIndex,
+    wanted: f64,
+) -> bool {
     let hi = canvas.index_of(host).expect("placed");
     let goal = ctx.centre(canvas.room_of(target).expect("placed"));
     let mut cands = ctx.attach_candidates(canvas, hi, node, edge);
@@ -131,7 +185,15 @@ fn place_on_arc(ctx: &mut Ctx, canvas: &mut Canvas, node: NodeIndex, host: NodeI
 
 /// Places `node` against `host` and realises its edge to `other`: directly
 /// when some placement makes two exits meet, else by a corridor.
-fn close_with(ctx: &mut Ctx, canvas: &mut Canvas, node: NodeIndex, host: NodeIndex, edge: EdgeIndex, other: NodeIndex, other_edge: EdgeIndex) -> bool {
+fn close_with(
+    ctx: &mut Ctx,
+    canvas: &mut Canvas,
+    node: NodeIndex,
+    host: NodeIndex,
+    edge: EdgeIndex,
+    other: NodeIndex,
+    other_edge: EdgeIndex,
+) -> bool {
     let hi = canvas.index_of(host).expect("placed");
     let oi = canvas.index_of(other).expect("placed");
     let goal = ctx.centre(&canvas.rooms[oi]);
@@ -171,12 +233,34 @@ fn close_with(ctx: &mut Ctx, canvas: &mut Canvas, node: NodeIndex, host: NodeInd
     false
 }
 
-fn close_direct(ctx: &Ctx, canvas: &mut Canvas, a: usize, ea: usize, b: usize, eb: usize, edge: EdgeIndex) {
+fn close_direct(
+    ctx: &Ctx,
+    canvas: &mut Canvas,
+    a: usize,
+    ea: usize,
+    b: usize,
+    eb: usize,
+    edge: EdgeIndex,
+) {
     canvas.rooms[a].used[ea] = true;
     canvas.rooms[b].used[eb] = true;
-    let pa = super::context::exit_cell(&canvas.rooms[a], &ctx.shapes[canvas.rooms[a].shape].exits[ea]);
-    let pb = super::context::exit_cell(&canvas.rooms[b], &ctx.shapes[canvas.rooms[b].shape].exits[eb]);
+    let pa = super::context::exit_cell(
+        &canvas.rooms[a],
+        &ctx.shapes[canvas.rooms[a].shape].exits[ea],
+    );
+    let pb = super::context::exit_cell(
+        &canvas.rooms[b],
+        &ctx.shapes[canvas.rooms[b].shape].exits[eb],
+    );
     let source_is_a = ctx.level.graph.edge_endpoints(edge).expect("edge").0 == canvas.rooms[a].node;
-    let path = if source_is_a { vec![pa, pb] } else { vec![pb, pa] };
-    canvas.add_link(Link { edge, kind: LinkKind::Door, path });
+    let path = if source_is_a {
+        vec![pa, pb]
+    } else {
+        vec![pb, pa]
+    };
+    canvas.add_link(Link {
+        edge,
+        kind: LinkKind::Door,
+        path,
+    });
 }

@@ -28,10 +28,10 @@ pub use canvas::{Canvas, Link, LinkKind, Mark, PlacedRoom};
 pub use failure::Failure;
 pub use shape::{Shape, ShapeExit};
 
-use context::Ctx;
 use crate::flow::LayoutParams;
 use crate::graph::{CompositeKind, Decomposition, LevelGraph};
 use crate::rng::Rng;
+use context::Ctx;
 
 /// Candidate placements one layout attempt may evaluate before giving up.
 pub const ATTEMPT_BUDGET: u64 = 400_000;
@@ -48,8 +48,18 @@ pub struct ShapeTable {
 impl ShapeTable {
     /// Prepares every template of `library`.
     pub fn new(library: &crate::rooms::RoomLibrary) -> Self {
-        let shapes: Vec<Shape> = library.templates().iter().enumerate().map(|(i, t)| Shape::new(i, t)).collect();
-        let connectors = shapes.iter().enumerate().filter(|(_, s)| s.category == "connector").map(|(i, _)| i).collect();
+        let shapes: Vec<Shape> = library
+            .templates()
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Shape::new(i, t))
+            .collect();
+        let connectors = shapes
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.category == "connector")
+            .map(|(i, _)| i)
+            .collect();
         Self { shapes, connectors }
     }
 }
@@ -76,7 +86,11 @@ pub fn layout_once(
         params,
         rng,
         budget: ATTEMPT_BUDGET,
-        fixed: level.graph.node_weights().map(|r| r.fixed_template).collect(),
+        fixed: level
+            .graph
+            .node_weights()
+            .map(|r| r.fixed_template)
+            .collect(),
     };
     let d = decomposition;
     let mut placed: Vec<bool> = vec![false; d.composites.len()];
@@ -84,7 +98,13 @@ pub fn layout_once(
     links.sort();
     // Start from the room with the most connections (the entrance on ties).
     let mut roots: Vec<NodeIndex> = level.graph.node_indices().collect();
-    roots.sort_by_key(|&n| (std::cmp::Reverse(level.door_count(n)), n != level.entrance, n.index()));
+    roots.sort_by_key(|&n| {
+        (
+            std::cmp::Reverse(level.door_count(n)),
+            n != level.entrance,
+            n.index(),
+        )
+    });
     let mut map: Option<Canvas> = None;
     for root in roots {
         let c = d.composite_of[root.index()];
@@ -150,14 +170,24 @@ fn lay_out(ctx: &mut Ctx, d: &Decomposition, c: usize, root: NodeIndex) -> Resul
 const ATTACH_REBUILDS: usize = 4;
 
 #[allow(clippy::too_many_arguments)]
-fn attach_composite(ctx: &mut Ctx, d: &Decomposition, map: &mut Canvas, c: usize, host: NodeIndex, anchor: NodeIndex, edge: EdgeIndex) -> Result<(), Failure> {
+fn attach_composite(
+    ctx: &mut Ctx,
+    d: &Decomposition,
+    map: &mut Canvas,
+    c: usize,
+    host: NodeIndex,
+    anchor: NodeIndex,
+    edge: EdgeIndex,
+) -> Result<(), Failure> {
     let comp = &d.composites[c];
     if comp.kind == CompositeKind::Tree && tree::grow_on(ctx, map, comp, host, anchor, edge) {
         return Ok(());
     }
     for _ in 0..ATTACH_REBUILDS {
         let part = lay_out(ctx, d, c, anchor)?;
-        if assemble::attach(ctx, map, &part, host, anchor, edge) || assemble::attach_by_corridor(ctx, map, &part, host, anchor, edge) {
+        if assemble::attach(ctx, map, &part, host, anchor, edge)
+            || assemble::attach_by_corridor(ctx, map, &part, host, anchor, edge)
+        {
             return Ok(());
         }
         if ctx.budget == 0 {

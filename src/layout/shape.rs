@@ -46,13 +46,16 @@ impl Shape {
             .map(|e| ShapeExit {
                 cells: e.cells.clone(),
                 dir: e.dir,
-                group: e.group.as_deref().map(|g| match groups.iter().position(|x| *x == g) {
-                    Some(i) => i as u16,
-                    None => {
-                        groups.push(g);
-                        (groups.len() - 1) as u16
-                    }
-                }),
+                group: e
+                    .group
+                    .as_deref()
+                    .map(|g| match groups.iter().position(|x| *x == g) {
+                        Some(i) => i as u16,
+                        None => {
+                            groups.push(g);
+                            (groups.len() - 1) as u16
+                        }
+                    }),
                 kind: e.kind,
             })
             .collect();
@@ -61,11 +64,23 @@ impl Shape {
             .flat_map(|y| (0..t.width).map(move |x| Pos::new(x, y)))
             .filter(|p| solid[(p.y * t.width + p.x) as usize])
             .collect();
-        Shape { template: index, width: t.width, height: t.height, solid, footprint, exits, category: t.category.clone() }
+        Shape {
+            template: index,
+            width: t.width,
+            height: t.height,
+            solid,
+            footprint,
+            exits,
+            category: t.category.clone(),
+        }
     }
 
     /// Whether the local cell is part of the room.
     pub fn is_solid(&self, p: Pos) -> bool {
-        p.x >= 0 && p.y >= 0 && p.x < self.width && p.y < self.height && self.solid[(p.y * self.width + p.x) as usize]
+        p.x >= 0
+            && p.y >= 0
+            && p.x < self.width
+            && p.y < self.height
+            && self.solid[(p.y * self.width + p.x) as usize]
     }
 }

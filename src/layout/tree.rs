@@ -30,7 +30,14 @@ fn adjacency(ctx: &Ctx, comp: &Composite) -> Adjacency {
 /// take whatever free space the map has. Leaves the map unchanged on failure.
 /// When no room fits against the host directly, the first room is placed a
 /// corridor away and the rest grows from it.
-pub fn grow_on(ctx: &mut Ctx, map: &mut Canvas, comp: &Composite, host: NodeIndex, anchor: NodeIndex, edge: EdgeIndex) -> bool {
+pub fn grow_on(
+    ctx: &mut Ctx,
+    map: &mut Canvas,
+    comp: &Composite,
+    host: NodeIndex,
+    anchor: NodeIndex,
+    edge: EdgeIndex,
+) -> bool {
     let adj = adjacency(ctx, comp);
     let mut deepest = anchor;
     if place_child(ctx, map, &adj, host, anchor, edge, &mut deepest) {
@@ -60,7 +67,12 @@ const CORRIDOR_STARTS: usize = 3;
 
 /// Lays out a tree composite from `root`, rebuilding it up to the flow's
 /// `tree_rebuilds` times.
-pub fn layout_tree(ctx: &mut Ctx, comp: &Composite, index: usize, root: NodeIndex) -> Result<Canvas, Failure> {
+pub fn layout_tree(
+    ctx: &mut Ctx,
+    comp: &Composite,
+    index: usize,
+    root: NodeIndex,
+) -> Result<Canvas, Failure> {
     let adj = adjacency(ctx, comp);
     let mut stuck = root;
     for attempt in 0..ctx.params.tree_rebuilds.max(1) {
@@ -72,7 +84,8 @@ pub fn layout_tree(ctx: &mut Ctx, comp: &Composite, index: usize, root: NodeInde
             break;
         }
         let mut deepest = root;
-        if place_children(ctx, &mut canvas, &adj, root, &mut deepest) {
+        if place_children(ctx, &mut canvas, &adj, root, &mut deepest) && ctx.composite_open(&canvas)
+        {
             return Ok(canvas);
         }
         stuck = deepest;
@@ -84,7 +97,10 @@ pub fn layout_tree(ctx: &mut Ctx, comp: &Composite, index: usize, root: NodeInde
         stage: "tree",
         composite: index,
         node: Some(stuck),
-        reason: format!("no free exit of the rooms around it fits a template of `{}` without overlapping", ctx.level.graph[stuck].id),
+        reason: format!(
+            "no free exit of the rooms around it fits a template of `{}` without overlapping",
+            ctx.level.graph[stuck].id
+        ),
     })
 }
 
@@ -117,7 +133,8 @@ fn place_children(
         .copied()
         .filter(|(w, _)| canvas.room_of(*w).is_none())
         .collect();
-    kids.into_iter().all(|(kid, edge)| place_child(ctx, canvas, adj, node, kid, edge, deepest))
+    kids.into_iter()
+        .all(|(kid, edge)| place_child(ctx, canvas, adj, node, kid, edge, deepest))
 }
 
 fn place_child(
@@ -137,12 +154,25 @@ fn place_child(
     }
     let hr = &canvas.rooms[host];
     let hs = &ctx.shapes[hr.shape];
-    let used: Vec<Pos> = hs.exits.iter().enumerate().filter(|(i, _)| hr.used[*i]).map(|(_, e)| exit_cell(hr, e)).collect();
+    let used: Vec<Pos> = hs
+        .exits
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| hr.used[*i])
+        .map(|(_, e)| exit_cell(hr, e))
+        .collect();
     let origin = ctx.centre(&canvas.rooms[0]);
     for c in &mut cands {
         let cell = exit_cell(hr, &hs.exits[c.host_exit]);
         // Prefer exits far from the exits already used, and rooms near the root.
-        let spread = if used.is_empty() { 0.0 } else { used.iter().map(|u| f64::from(u.manhattan(cell))).sum::<f64>() / used.len() as f64 };
+        let spread = if used.is_empty() {
+            0.0
+        } else {
+            used.iter()
+                .map(|u| f64::from(u.manhattan(cell)))
+                .sum::<f64>()
+                / used.len() as f64
+        };
         let (cx, cy) = ctx.candidate_centre(c);
         let far = ((cx - origin.0).abs() + (cy - origin.1).abs()) / 8.0;
         c.score = spread.min(12.0) - far + ctx.rng.unit() * 4.0;

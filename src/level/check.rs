@@ -18,7 +18,12 @@ impl Level {
     pub fn check(&self) -> Result<(), LevelError> {
         let fail = |m: String| Err(LevelError(m));
         if self.tiles.len() != (self.width.max(0) * self.height.max(0)) as usize {
-            return fail(format!("{} tiles for a {}x{} map", self.tiles.len(), self.width, self.height));
+            return fail(format!(
+                "{} tiles for a {}x{} map",
+                self.tiles.len(),
+                self.width,
+                self.height
+            ));
         }
         let mut index: BTreeMap<&str, usize> = BTreeMap::new();
         for (i, r) in self.rooms.iter().enumerate() {
@@ -30,20 +35,32 @@ impl Level {
         for (i, r) in self.rooms.iter().enumerate() {
             for &[x, y] in &r.cells {
                 if x < 0 || y < 0 || x >= self.width || y >= self.height {
-                    return fail(format!("room `{}` has cell ({x}, {y}) outside the map", r.id));
+                    return fail(format!(
+                        "room `{}` has cell ({x}, {y}) outside the map",
+                        r.id
+                    ));
                 }
                 if let Some(&j) = owner.get(&(x, y)) {
-                    return fail(format!("rooms `{}` and `{}` overlap at ({x}, {y})", self.rooms[j].id, r.id));
+                    return fail(format!(
+                        "rooms `{}` and `{}` overlap at ({x}, {y})",
+                        self.rooms[j].id, r.id
+                    ));
                 }
                 owner.insert((x, y), i);
             }
         }
         let near = |room: usize, [x, y]: [i32; 2]| {
-            [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)].iter().any(|(dx, dy)| owner.get(&(x + dx, y + dy)) == Some(&room))
+            [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)]
+                .iter()
+                .any(|(dx, dy)| owner.get(&(x + dx, y + dy)) == Some(&room))
         };
         for c in &self.connections {
-            let (Some(&a), Some(&b)) = (index.get(c.from.as_str()), index.get(c.to.as_str())) else {
-                return fail(format!("connection {} -> {} names an unknown room", c.from, c.to));
+            let (Some(&a), Some(&b)) = (index.get(c.from.as_str()), index.get(c.to.as_str()))
+            else {
+                return fail(format!(
+                    "connection {} -> {} names an unknown room",
+                    c.from, c.to
+                ));
             };
             if c.kind == ConnectionKind::Warp {
                 if !c.path.is_empty() {
@@ -55,34 +72,57 @@ impl Level {
                 return fail(format!("connection {} -> {} has no path", c.from, c.to));
             };
             if !near(a, first) || !near(b, last) {
-                return fail(format!("path of {} -> {} does not run from one room to the other", c.from, c.to));
+                return fail(format!(
+                    "path of {} -> {} does not run from one room to the other",
+                    c.from, c.to
+                ));
             }
             for w in c.path.windows(2) {
                 if (w[0][0] - w[1][0]).abs() + (w[0][1] - w[1][1]).abs() != 1 {
-                    return fail(format!("path of {} -> {} jumps from {:?} to {:?}", c.from, c.to, w[0], w[1]));
+                    return fail(format!(
+                        "path of {} -> {} jumps from {:?} to {:?}",
+                        c.from, c.to, w[0], w[1]
+                    ));
                 }
             }
             for &[x, y] in &c.path {
                 if !self.tile(x, y).is_walkable() {
-                    return fail(format!("path of {} -> {} crosses a {} tile at ({x}, {y})", c.from, c.to, self.tile(x, y).name()));
+                    return fail(format!(
+                        "path of {} -> {} crosses a {} tile at ({x}, {y})",
+                        c.from,
+                        c.to,
+                        self.tile(x, y).name()
+                    ));
                 }
                 if let Some(&o) = owner.get(&(x, y))
                     && o != a
                     && o != b
                 {
-                    return fail(format!("path of {} -> {} crosses room `{}`", c.from, c.to, self.rooms[o].id));
+                    return fail(format!(
+                        "path of {} -> {} crosses room `{}`",
+                        c.from, c.to, self.rooms[o].id
+                    ));
                 }
             }
         }
         if let Some(unreached) = self.unreachable_rooms().first() {
-            return fail(format!("room `{unreached}` cannot be reached from the entrance"));
+            return fail(format!(
+                "room `{unreached}` cannot be reached from the entrance"
+            ));
         }
         for item in &self.items {
             let Some(&r) = index.get(item.room.as_str()) else {
-                return fail(format!("{} `{}` lies in unknown room `{}`", item.kind, item.id, item.room));
+                return fail(format!(
+                    "{} `{}` lies in unknown room `{}`",
+                    item.kind, item.id, item.room
+                ));
             };
-            if owner.get(&(item.x, item.y)) != Some(&r) || !self.tile(item.x, item.y).is_walkable() {
-                return fail(format!("{} `{}` is not on the floor of room `{}`", item.kind, item.id, item.room));
+            if owner.get(&(item.x, item.y)) != Some(&r) || !self.tile(item.x, item.y).is_walkable()
+            {
+                return fail(format!(
+                    "{} `{}` is not on the floor of room `{}`",
+                    item.kind, item.id, item.room
+                ));
             }
         }
         Ok(())
@@ -91,7 +131,12 @@ impl Level {
     /// Ids of rooms that cannot be reached from the first room, passing
     /// one-way connections only forwards (locks ignored).
     pub fn unreachable_rooms(&self) -> Vec<String> {
-        let index: BTreeMap<&str, usize> = self.rooms.iter().enumerate().map(|(i, r)| (r.id.as_str(), i)).collect();
+        let index: BTreeMap<&str, usize> = self
+            .rooms
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.id.as_str(), i))
+            .collect();
         let mut adj: Vec<Vec<usize>> = vec![Vec::new(); self.rooms.len()];
         for c in &self.connections {
             if let (Some(&a), Some(&b)) = (index.get(c.from.as_str()), index.get(c.to.as_str())) {
@@ -115,6 +160,11 @@ impl Level {
                 }
             }
         }
-        self.rooms.iter().zip(seen).filter(|(_, s)| !s).map(|(r, _)| r.id.clone()).collect()
+        self.rooms
+            .iter()
+            .zip(seen)
+            .filter(|(_, s)| !s)
+            .map(|(r, _)| r.id.clone())
+            .collect()
     }
 }

@@ -33,7 +33,10 @@ impl Serialize for Level {
             seed: self.seed,
             width: self.width,
             height: self.height,
-            legend: TileKind::ALL.iter().map(|k| (k.glyph().to_string(), k.name())).collect(),
+            legend: TileKind::ALL
+                .iter()
+                .map(|k| (k.glyph().to_string(), k.name()))
+                .collect(),
             tiles: self.rows(),
             rooms: &self.rooms,
             connections: &self.connections,

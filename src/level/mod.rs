@@ -80,7 +80,14 @@ impl TileKind {
 
     /// Whether a player can stand on it.
     pub fn is_walkable(self) -> bool {
-        matches!(self, TileKind::Floor | TileKind::Door | TileKind::LockedDoor | TileKind::OneWayDoor | TileKind::Corridor)
+        matches!(
+            self,
+            TileKind::Floor
+                | TileKind::Door
+                | TileKind::LockedDoor
+                | TileKind::OneWayDoor
+                | TileKind::Corridor
+        )
     }
 }
 

@@ -5,7 +5,11 @@ use crate::level::{Level, TileKind};
 /// The level as text: a header, the grid (keys as `k`), and a legend.
 /// With `labels`, each room's id is written on its floor.
 pub fn render_ascii(level: &Level, labels: bool) -> String {
-    let mut grid: Vec<Vec<char>> = level.rows().into_iter().map(|r| r.chars().collect()).collect();
+    let mut grid: Vec<Vec<char>> = level
+        .rows()
+        .into_iter()
+        .map(|r| r.chars().collect())
+        .collect();
     for item in &level.items {
         grid[item.y as usize][item.x as usize] = 'k';
     }
@@ -48,7 +52,11 @@ fn write_label(level: &Level, grid: &mut [Vec<char>], room: &crate::level::Room)
             .filter(|&x| level.tile(x, y) == TileKind::Floor && grid[y as usize][x as usize] == '.')
             .collect();
         let Some(&start) = xs.first() else { continue };
-        let run = xs.iter().enumerate().take_while(|(i, x)| **x == start + *i as i32).count();
+        let run = xs
+            .iter()
+            .enumerate()
+            .take_while(|(i, x)| **x == start + *i as i32)
+            .count();
         if run < 3 {
             continue;
         }

@@ -12,8 +12,13 @@ use crate::diag::Diagnostic;
 /// renamed over the target, so a reader never sees a half-written file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Diagnostic> {
     use std::io::Write;
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let fail = |e: std::io::Error| Diagnostic::error("io::write", format!("cannot write {}: {e}", path.display()));
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let fail = |e: std::io::Error| {
+        Diagnostic::error("io::write", format!("cannot write {}: {e}", path.display()))
+    };
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
     tmp.write_all(bytes).map_err(fail)?;
     tmp.as_file().sync_all().map_err(fail)?;

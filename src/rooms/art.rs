@@ -81,7 +81,11 @@ pub fn parse_art(
     span: Range<usize>,
     legend: &BTreeMap<char, Tile>,
 ) -> Option<Art> {
-    let rows: Vec<&str> = text.strip_suffix('\n').unwrap_or(text).split('\n').collect();
+    let rows: Vec<&str> = text
+        .strip_suffix('\n')
+        .unwrap_or(text)
+        .split('\n')
+        .collect();
     let cell_offsets = locate_cells(&d.file.text, span.start, &rows);
     let mut art = Art {
         width: 0,
@@ -124,7 +128,10 @@ pub fn parse_art(
             d.error(
                 "room::art-not-rectangular",
                 at,
-                format!("art row {} is {w} tiles wide, but the first row is {width}", y + 1),
+                format!(
+                    "art row {} is {w} tiles wide, but the first row is {width}",
+                    y + 1
+                ),
                 format!("row {} ends here", y + 1),
                 "every row must have the same width; fill the outside of a shaped room with `~`",
             );
@@ -184,7 +191,11 @@ fn check_enclosed(d: &mut Decoder, art: &Art) {
                 d.error(
                     "room::floor-not-enclosed",
                     art.cell_span(p),
-                    format!("floor at column {}, row {} touches the outside of the room", x + 1, y + 1),
+                    format!(
+                        "floor at column {}, row {} touches the outside of the room",
+                        x + 1,
+                        y + 1
+                    ),
                     "no wall between this tile and the outside",
                     "surround the room's floor with `#` walls (exits are letters in the wall)",
                 );
@@ -200,7 +211,9 @@ fn check_enclosed(d: &mut Decoder, art: &Art) {
 /// Byte offsets of every character of a block-scalar art in the file, or
 /// `None` when the art cannot be found verbatim (e.g. a quoted string).
 fn locate_cells(source: &str, start: usize, rows: &[&str]) -> Option<Vec<Vec<usize>>> {
-    let line_start = source[..start.min(source.len())].rfind('\n').map_or(0, |i| i + 1);
+    let line_start = source[..start.min(source.len())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
     let indent = start.checked_sub(line_start)?;
     let mut out = Vec::with_capacity(rows.len());
     let mut line = line_start;
@@ -227,7 +240,11 @@ pub fn check_exits_reachable(d: &mut Decoder, art: &Art, exits: &[super::model::
             d.error(
                 "room::exit-blocked",
                 art.cell_span(e.cells[0]),
-                format!("exit `{}` has {} behind it, not floor", e.name, art.tile(behind).name()),
+                format!(
+                    "exit `{}` has {} behind it, not floor",
+                    e.name,
+                    art.tile(behind).name()
+                ),
                 "nothing to walk in from",
                 "leave a floor tile `.` directly inside every exit",
             );
@@ -235,7 +252,9 @@ pub fn check_exits_reachable(d: &mut Decoder, art: &Art, exits: &[super::model::
         }
         starts.push((e, behind));
     }
-    let Some(&(_, origin)) = starts.first() else { return };
+    let Some(&(_, origin)) = starts.first() else {
+        return;
+    };
     let mut seen = vec![false; art.tiles.len()];
     let mut stack = vec![origin];
     while let Some(p) = stack.pop() {
@@ -251,12 +270,17 @@ pub fn check_exits_reachable(d: &mut Decoder, art: &Art, exits: &[super::model::
             d.diags.push(
                 crate::diag::Diagnostic::error(
                     "room::exits-disconnected",
-                    format!("exit `{}` cannot be reached from exit `{}` over the floor", e.name, starts[0].0.name),
+                    format!(
+                        "exit `{}` cannot be reached from exit `{}` over the floor",
+                        e.name, starts[0].0.name
+                    ),
                 )
                 .in_file(&d.file)
                 .label(art.cell_span(e.cells[0]), "cut off")
                 .label(art.cell_span(starts[0].0.cells[0]), "from here")
-                .help("open a path of floor `.` between all exits (pillars and pits block the way)"),
+                .help(
+                    "open a path of floor `.` between all exits (pillars and pits block the way)",
+                ),
             );
             return;
         }

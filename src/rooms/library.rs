@@ -82,7 +82,9 @@ impl RoomLibrary {
 
     /// Whether any template carries `tag`.
     pub fn has_tag(&self, tag: &str) -> bool {
-        self.templates.iter().any(|t| t.tags.iter().any(|x| x == tag))
+        self.templates
+            .iter()
+            .any(|t| t.tags.iter().any(|x| x == tag))
     }
 
     /// Templates of `category` (and, when `pool` is not empty, with one of its tags).

@@ -10,7 +10,9 @@ use crate::diag::{Diagnostic, SourceFile};
 use crate::geom::{Dir, Pos};
 use crate::yaml::{Decoder, Fields, Node, Value, parse};
 
-const ROOM_FIELDS: &[&str] = &["name", "category", "tags", "weight", "legend", "art", "exits"];
+const ROOM_FIELDS: &[&str] = &[
+    "name", "category", "tags", "weight", "legend", "art", "exits",
+];
 const EXIT_FIELDS: &[&str] = &["group", "kind", "at", "dir", "width"];
 
 /// Loads every template of one room file: a single template, or `rooms:` with a list.
@@ -222,7 +224,10 @@ fn exit_attrs(d: &mut Decoder, node: &Node) -> ExitAttrs {
     let Some(mut f) = d.map(node, "an exit") else {
         return attrs;
     };
-    attrs.group = f.get("group").and_then(|n| d.name(n, "`group`")).map(|s| s.value);
+    attrs.group = f
+        .get("group")
+        .and_then(|n| d.name(n, "`group`"))
+        .map(|s| s.value);
     if let Some(n) = f.get("kind")
         && let Some(k) = d.one_of(n, "exit kind", &ExitKind::NAMES)
     {
@@ -250,7 +255,10 @@ fn exit_attrs(d: &mut Decoder, node: &Node) -> ExitAttrs {
             ),
         }
     }
-    attrs.width = f.get("width").and_then(|n| d.count(n, "`width`", 64)).map(|w| w.value);
+    attrs.width = f
+        .get("width")
+        .and_then(|n| d.count(n, "`width`", 64))
+        .map(|w| w.value);
     f.finish(d, "an exit", EXIT_FIELDS);
     attrs
 }
@@ -274,11 +282,14 @@ fn art_exit(
             .map(|w| w[1])
             .unwrap_or(cells[cells.len() - 1]);
         d.diags.push(
-            Diagnostic::error("room::exit-split", format!("exit `{letter}` is not one straight run of tiles"))
-                .in_file(&d.file)
-                .label(first.clone(), "first tile")
-                .label(art.cell_span(other), "this tile is not next to the rest")
-                .help("each letter marks one door; use another letter for another door"),
+            Diagnostic::error(
+                "room::exit-split",
+                format!("exit `{letter}` is not one straight run of tiles"),
+            )
+            .in_file(&d.file)
+            .label(first.clone(), "first tile")
+            .label(art.cell_span(other), "this tile is not next to the rest")
+            .help("each letter marks one door; use another letter for another door"),
         );
         return None;
     }
@@ -293,7 +304,11 @@ fn art_exit(
         );
         return None;
     };
-    let along_ok = if matches!(dir, Dir::North | Dir::South) { horizontal } else { vertical };
+    let along_ok = if matches!(dir, Dir::North | Dir::South) {
+        horizontal
+    } else {
+        vertical
+    };
     if dirs.iter().any(|x| *x != Some(dir)) || (cells.len() > 1 && !along_ok) {
         d.error(
             "room::exit-not-on-boundary",
@@ -304,21 +319,44 @@ fn art_exit(
         );
         return None;
     }
-    let attrs = attrs.unwrap_or(ExitAttrs { group: None, kind: ExitKind::Any, dir: None, at: None, width: None });
+    let attrs = attrs.unwrap_or(ExitAttrs {
+        group: None,
+        kind: ExitKind::Any,
+        dir: None,
+        at: None,
+        width: None,
+    });
     if let Some((explicit, span)) = attrs.dir
         && explicit != dir
     {
-        let code = if explicit == dir.opposite() { "room::exit-faces-inward" } else { "room::exit-direction" };
+        let code = if explicit == dir.opposite() {
+            "room::exit-faces-inward"
+        } else {
+            "room::exit-direction"
+        };
         d.error(
             code,
             span,
-            format!("exit `{letter}` is declared facing {} but the art has it facing {}", explicit.name(), dir.name()),
+            format!(
+                "exit `{letter}` is declared facing {} but the art has it facing {}",
+                explicit.name(),
+                dir.name()
+            ),
             "contradicts the art",
-            format!("remove `dir:` (it is derived from the art) or write `dir: {}`", dir.name()),
+            format!(
+                "remove `dir:` (it is derived from the art) or write `dir: {}`",
+                dir.name()
+            ),
         );
         return None;
     }
-    Some(Exit { name: letter.to_string(), cells: cells.to_vec(), dir, group: attrs.group, kind: attrs.kind })
+    Some(Exit {
+        name: letter.to_string(),
+        cells: cells.to_vec(),
+        dir,
+        group: attrs.group,
+        kind: attrs.kind,
+    })
 }
 
 fn explicit_exit(d: &mut Decoder, art: &Art, name: String, key: &Node, v: &Node) -> Option<Exit> {
@@ -344,15 +382,25 @@ fn explicit_exit(d: &mut Decoder, art: &Art, name: String, key: &Node, v: &Node)
         return None;
     };
     let width = attrs.width.unwrap_or(1).max(1) as i32;
-    let step = if matches!(dir, Dir::North | Dir::South) { Dir::East } else { Dir::South };
+    let step = if matches!(dir, Dir::North | Dir::South) {
+        Dir::East
+    } else {
+        Dir::South
+    };
     let (sx, sy) = step.delta();
-    let cells: Vec<Pos> = (0..width).map(|i| Pos::new(at.x + sx * i, at.y + sy * i)).collect();
+    let cells: Vec<Pos> = (0..width)
+        .map(|i| Pos::new(at.x + sx * i, at.y + sy * i))
+        .collect();
     for &c in &cells {
         if art.tile(c) != Tile::Wall {
             d.error(
                 "room::exit-not-on-boundary",
                 at_span,
-                format!("exit `{name}` covers column {}, row {}, which is not a wall tile", c.x + 1, c.y + 1),
+                format!(
+                    "exit `{name}` covers column {}, row {}, which is not a wall tile",
+                    c.x + 1,
+                    c.y + 1
+                ),
                 "not on the wall",
                 "an exit opens a tile of the outer wall",
             );
@@ -364,7 +412,10 @@ fn explicit_exit(d: &mut Decoder, art: &Art, name: String, key: &Node, v: &Node)
                 dir_span,
                 format!("exit `{name}` faces {}, into the room", dir.name()),
                 "points at floor",
-                format!("an exit faces out of the room: try `dir: {}`", dir.opposite().name()),
+                format!(
+                    "an exit faces out of the room: try `dir: {}`",
+                    dir.opposite().name()
+                ),
             );
             return None;
         }
@@ -372,12 +423,22 @@ fn explicit_exit(d: &mut Decoder, art: &Art, name: String, key: &Node, v: &Node)
             d.error(
                 "room::exit-not-on-boundary",
                 at_span,
-                format!("exit `{name}` at column {}, row {} is not between floor and the outside", c.x + 1, c.y + 1),
+                format!(
+                    "exit `{name}` at column {}, row {} is not between floor and the outside",
+                    c.x + 1,
+                    c.y + 1
+                ),
                 "not on the outer wall",
                 "an exit needs floor behind it and the outside in front of it",
             );
             return None;
         }
     }
-    Some(Exit { name, cells, dir, group: attrs.group, kind: attrs.kind })
+    Some(Exit {
+        name,
+        cells,
+        dir,
+        group: attrs.group,
+        kind: attrs.kind,
+    })
 }

@@ -142,7 +142,11 @@ impl RoomTemplate {
 
     /// How many exits can be used at once: one per exit group plus every ungrouped exit.
     pub fn usable_exits(&self) -> usize {
-        let mut groups: Vec<&str> = self.exits.iter().filter_map(|e| e.group.as_deref()).collect();
+        let mut groups: Vec<&str> = self
+            .exits
+            .iter()
+            .filter_map(|e| e.group.as_deref())
+            .collect();
         groups.sort_unstable();
         groups.dedup();
         groups.len() + self.exits.iter().filter(|e| e.group.is_none()).count()
@@ -160,7 +164,13 @@ impl RoomTemplate {
             .collect();
         groups.sort_unstable();
         groups.dedup();
-        groups.len() + self.exits.iter().filter(fits).filter(|e| e.group.is_none()).count()
+        groups.len()
+            + self
+                .exits
+                .iter()
+                .filter(fits)
+                .filter(|e| e.group.is_none())
+                .count()
     }
 
     /// Whether the template can serve a node with one incoming connection

@@ -94,7 +94,10 @@ impl Decoder {
         self.error(
             "yaml::wrong-type",
             node.span.clone(),
-            format!("{what} must be {expected}, found {}", node.value.kind_name()),
+            format!(
+                "{what} must be {expected}, found {}",
+                node.value.kind_name()
+            ),
             format!("expected {expected}"),
             format!("write {what} as {expected}"),
         );
@@ -107,11 +110,14 @@ impl Decoder {
             let name = key_str(k);
             if let Some((first, _)) = fields.entries[..i].iter().find(|(f, _)| key_str(f) == name) {
                 self.diags.push(
-                    Diagnostic::error("yaml::duplicate-key", format!("`{name}` appears twice in {what}"))
-                        .in_file(&self.file)
-                        .label(k.span.clone(), "second occurrence")
-                        .label(first.span.clone(), "first occurrence")
-                        .help("each key may appear once in a mapping; remove or merge one"),
+                    Diagnostic::error(
+                        "yaml::duplicate-key",
+                        format!("`{name}` appears twice in {what}"),
+                    )
+                    .in_file(&self.file)
+                    .label(k.span.clone(), "second occurrence")
+                    .label(first.span.clone(), "first occurrence")
+                    .help("each key may appear once in a mapping; remove or merge one"),
                 );
             }
         }
@@ -119,7 +125,11 @@ impl Decoder {
     }
 
     /// Reads a mapping whose duplicate keys the caller reports itself.
-    pub fn map_allowing_duplicates<'n>(&mut self, node: &'n Node, what: &str) -> Option<Fields<'n>> {
+    pub fn map_allowing_duplicates<'n>(
+        &mut self,
+        node: &'n Node,
+        what: &str,
+    ) -> Option<Fields<'n>> {
         match &node.value {
             Value::Map(entries) => Some(Fields {
                 node,
@@ -349,7 +359,10 @@ impl<'n> Fields<'n> {
 
     /// The span of `key` itself (for labels on a key rather than its value).
     pub fn key_span(&self, key: &str) -> Option<Range<usize>> {
-        self.entries.iter().find(|(k, _)| key_str(k) == key).map(|(k, _)| k.span.clone())
+        self.entries
+            .iter()
+            .find(|(k, _)| key_str(k) == key)
+            .map(|(k, _)| k.span.clone())
     }
 
     /// Whether an unknown key of this mapping looks like a misspelling of `key`.

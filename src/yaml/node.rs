@@ -194,28 +194,28 @@ enum Raw {
 struct RawKey(String);
 
 fn into_node(raw: Spanned<Raw>, text: &str) -> Node {
-        let span = span_of(&raw.referenced, text);
-        let value = match raw.value {
-            Raw::Null => Value::Null,
-            Raw::Bool(b) => Value::Bool(b),
-            Raw::Int(i) => Value::Int(i),
-            Raw::Float(f) => Value::Float(f),
-            Raw::Str(s) => Value::Str(s),
-            Raw::Seq(items) => Value::Seq(items.into_iter().map(|i| into_node(i, text)).collect()),
-            Raw::Map(entries) => Value::Map(
-                entries
-                    .into_iter()
-                    .map(|(k, v)| {
-                        let key = Node {
-                            span: span_of(&k.referenced, text),
-                            value: Value::Str(k.value.0),
-                        };
-                        (key, into_node(v, text))
-                    })
-                    .collect(),
-            ),
-        };
-        Node { value, span }
+    let span = span_of(&raw.referenced, text);
+    let value = match raw.value {
+        Raw::Null => Value::Null,
+        Raw::Bool(b) => Value::Bool(b),
+        Raw::Int(i) => Value::Int(i),
+        Raw::Float(f) => Value::Float(f),
+        Raw::Str(s) => Value::Str(s),
+        Raw::Seq(items) => Value::Seq(items.into_iter().map(|i| into_node(i, text)).collect()),
+        Raw::Map(entries) => Value::Map(
+            entries
+                .into_iter()
+                .map(|(k, v)| {
+                    let key = Node {
+                        span: span_of(&k.referenced, text),
+                        value: Value::Str(k.value.0),
+                    };
+                    (key, into_node(v, text))
+                })
+                .collect(),
+        ),
+    };
+    Node { value, span }
 }
 
 fn span_of(loc: &serde_saphyr::Location, text: &str) -> Range<usize> {
