@@ -19,7 +19,7 @@ mod loops;
 mod shape;
 mod tree;
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::BTreeSet;
 
 use petgraph::graph::{EdgeIndex, NodeIndex};
 
@@ -113,20 +113,30 @@ pub fn layout_once(
         }
         placed[c] = true;
         let mut island = lay_out(&mut ctx, d, c, root)?;
-        let mut queue = VecDeque::from([c]);
-        while let Some(c) = queue.pop_front() {
-            for &e in &links {
-                let (a, b) = level.graph.edge_endpoints(e).expect("edge");
-                let (ca, cb) = (d.composite_of[a.index()], d.composite_of[b.index()]);
-                let (host, anchor, next) = match (ca == c && !placed[cb], cb == c && !placed[ca]) {
-                    (true, _) => (a, b, cb),
-                    (_, true) => (b, a, ca),
-                    _ => continue,
-                };
-                placed[next] = true;
-                attach_composite(&mut ctx, d, &mut island, next, host, anchor, e)?;
-                queue.push_back(next);
-            }
+        // Attach the composite whose host room has the least room to spare
+        // first, while there is still space around it.
+        loop {
+            let next = links
+                .iter()
+                .filter_map(|&e| {
+                    let (a, b) = level.graph.edge_endpoints(e).expect("edge");
+                    let (ca, cb) = (d.composite_of[a.index()], d.composite_of[b.index()]);
+                    let (host, anchor, comp) = match (placed[ca], placed[cb]) {
+                        (true, false) => (a, b, cb),
+                        (false, true) => (b, a, ca),
+                        _ => return None,
+                    };
+                    let hi = island.index_of(host)?;
+                    let slack = ctx.open_exits(&island, hi, 2) as i64
+                        - ctx.pending(&island, host, None).len() as i64;
+                    Some((slack, e, host, anchor, comp))
+                })
+                .min_by_key(|&(slack, e, ..)| (slack, e));
+            let Some((_, e, host, anchor, comp)) = next else {
+                break;
+            };
+            placed[comp] = true;
+            attach_composite(&mut ctx, d, &mut island, comp, host, anchor, e)?;
         }
         map = Some(match map {
             None => island,

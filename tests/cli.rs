@@ -1,0 +1,167 @@
+//! The command line as a user runs it.
+
+use std::process::Command;
+
+fn df(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_dungeonflow"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+#[test]
+fn validate_passes_on_bundled_content_and_fails_on_each_bad_file() {
+    let ok = df(&["validate"]);
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    for dir in ["tests/bad/flows", "tests/bad/rooms"] {
+        for entry in std::fs::read_dir(dir).expect("dir") {
+            let path = entry.expect("entry").path();
+            if path.to_string_lossy().ends_with("_b.yaml") {
+                continue;
+            }
+            let mut args = vec!["validate".to_owned(), path.to_string_lossy().into_owned()];
+            if let Some(partner) = path.to_string_lossy().strip_suffix("_a.yaml") {
+                args.push(format!("{partner}_b.yaml"));
+            }
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let out = df(&args);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{}: {stderr}", path.display());
+            // Each diagnostic names the file with line:column.
+            let located = stderr.lines().any(has_line_col);
+            assert!(located, "{}: no line:column in\n{stderr}", path.display());
+        }
+    }
+}
+
+#[test]
+fn validate_json_is_machine_readable() {
+    let out = df(&[
+        "validate",
+        "--format",
+        "json",
+        "tests/bad/flows/10_no_entrance.yaml",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let d = &v["diagnostics"][0];
+    assert_eq!(d["code"], "flow::no-entrance");
+    assert!(d["line"].as_u64().is_some() && d["column"].as_u64().is_some());
+    assert!(
+        d["file"]
+            .as_str()
+            .is_some_and(|f| f.ends_with("10_no_entrance.yaml"))
+    );
+}
+
+#[test]
+fn generate_json_follows_the_contract_and_writes_atomically() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let path = dir.path().join("level.json");
+    let out = df(&[
+        "generate",
+        "classic",
+        "--seed",
+        "4",
+        "-o",
+        path.to_str().expect("utf8"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("written")).expect("json");
+    assert_eq!(v["format"], "dungeonflow-level/1");
+    assert_eq!(v["generator"], "flow");
+    assert_eq!(v["flow"], "classic");
+    assert_eq!(v["seed"], 4);
+    let (w, h) = (
+        v["width"].as_u64().expect("w") as usize,
+        v["height"].as_u64().expect("h") as usize,
+    );
+    let rows = v["tiles"].as_array().expect("tiles");
+    assert_eq!(rows.len(), h);
+    assert!(
+        rows.iter()
+            .all(|r| r.as_str().expect("row").chars().count() == w)
+    );
+    for kind in ["void", "wall", "floor", "door", "corridor"] {
+        assert!(
+            v["legend"]
+                .as_object()
+                .expect("legend")
+                .values()
+                .any(|k| k == kind),
+            "legend lacks {kind}"
+        );
+    }
+    for key in [
+        "id", "category", "template", "x", "y", "width", "height", "cells",
+    ] {
+        assert!(v["rooms"][0].get(key).is_some(), "room lacks {key}");
+    }
+    for key in ["from", "to", "kind", "one_way", "lock", "path"] {
+        assert!(
+            v["connections"][0].get(key).is_some(),
+            "connection lacks {key}"
+        );
+    }
+    // Only the finished file is left in the folder: no temporary files.
+    assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 1);
+}
+
+#[test]
+fn generate_without_seed_prints_the_seed_it_used() {
+    let out = df(&["generate"]);
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let seed: u64 = stderr
+        .split("--seed ")
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next())
+        .and_then(|s| s.parse().ok())
+        .expect("seed printed");
+    let again = df(&["generate", "--seed", &seed.to_string()]);
+    assert_eq!(
+        out.stdout, again.stdout,
+        "the printed seed reproduces the level"
+    );
+}
+
+#[test]
+fn expand_prints_yaml_json_and_dot() {
+    let yaml = df(&["expand", "classic", "--seed", "2"]);
+    assert!(yaml.status.success());
+    assert!(String::from_utf8_lossy(&yaml.stdout).contains("category: entrance"));
+    let json = df(&["expand", "classic", "--seed", "2", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
+    assert!(v["rooms"].as_array().is_some_and(|r| r.len() >= 15));
+    let dot = df(&["expand", "classic", "--seed", "2", "--format", "dot"]);
+    assert!(String::from_utf8_lossy(&dot.stdout).starts_with("digraph"));
+}
+
+#[test]
+fn unknown_flow_is_a_diagnostic_with_a_suggestion() {
+    let out = df(&["generate", "clasic"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("did you mean `classic`"));
+}
+
+/// Whether a line holds `FILE.yaml:LINE:COLUMN`.
+fn has_line_col(line: &str) -> bool {
+    line.split(".yaml:").skip(1).any(|rest| {
+        let mut parts = rest.splitn(3, ':');
+        let digits = |s: Option<&str>| {
+            s.is_some_and(|s| {
+                !s.is_empty() && s.chars().take_while(char::is_ascii_digit).count() > 0
+            })
+        };
+        digits(parts.next()) && digits(parts.next())
+    })
+}

@@ -1,0 +1,53 @@
+//! Layout: pinned ASCII for fixed seeds, and a flow that cannot be laid out
+//! ends with a diagnostic naming the stage and the node, within its budget.
+
+use dungeonflow::Project;
+use dungeonflow::SourceFile;
+use dungeonflow::generate::generate;
+use dungeonflow::project::{FileKind, Source};
+use dungeonflow::render::render_ascii;
+
+#[test]
+fn ascii_of_fixed_seeds_is_pinned() {
+    let project = Project::bundled();
+    for (name, flow) in project.flows.iter().filter(|(_, f)| f.graph().is_some()) {
+        let level = generate(flow, &project.library, 1, &Default::default())
+            .expect("generates")
+            .level;
+        insta::assert_snapshot!(format!("ascii_{name}_seed1"), render_ascii(&level, true));
+    }
+}
+
+#[test]
+fn an_impossible_layout_ends_with_a_diagnostic() {
+    // Both rooms open only to the north: the child cannot face its parent.
+    let rooms = "rooms:\n  - name: up_entrance\n    category: entrance\n    art: |\n      ##A##\n      #...#\n      #####\n  - name: up_room\n    category: normal\n    art: |\n      ##A##\n      #...#\n      #####\n";
+    let flow =
+        "name: stuck\nnodes:\n  start: entrance\n  next: normal\nedges:\n  - start -> next\n";
+    let project = Project::from_layers(vec![vec![
+        Source {
+            file: SourceFile::new("rooms.yaml", rooms),
+            kind: FileKind::Room,
+            bundled: false,
+        },
+        Source {
+            file: SourceFile::new("stuck.yaml", flow),
+            kind: FileKind::Flow,
+            bundled: false,
+        },
+    ]]);
+    assert!(!project.has_errors(), "{:?}", project.diagnostics);
+    let d = generate(
+        project.flow("stuck").expect("flow"),
+        &project.library,
+        0,
+        &Default::default(),
+    )
+    .expect_err("impossible");
+    assert_eq!(d.code, "layout::failed");
+    assert!(d.message.contains("stage"), "{}", d.message);
+    assert!(
+        d.labels.first().is_some_and(|l| l.text.contains("next")),
+        "{d:?}"
+    );
+}
