@@ -8,6 +8,7 @@
 pub mod category;
 pub mod cli;
 pub mod diag;
+pub mod edgar;
 pub mod expand;
 pub mod flow;
 pub mod generate;

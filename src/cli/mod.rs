@@ -3,6 +3,7 @@
 mod common;
 mod expand;
 mod generate;
+mod import_edgar;
 mod validate;
 
 use std::io::IsTerminal;
@@ -26,6 +27,8 @@ enum Command {
     Validate(validate::Args),
     /// Generate a level and print it (ASCII) or write it to a file.
     Generate(generate::Args),
+    /// Convert an Edgar level graph and room sets into a flow and templates.
+    ImportEdgar(import_edgar::Args),
     /// Expand a flow with a seed and print the graph of rooms (yaml, json or dot).
     Expand(expand::Args),
 }
@@ -37,6 +40,7 @@ pub fn run() -> ExitCode {
         Command::Validate(args) => validate::run(&args),
         Command::Expand(args) => expand::run(&args),
         Command::Generate(args) => generate::run(&args),
+        Command::ImportEdgar(args) => import_edgar::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -31,6 +31,7 @@ pub fn choose(
     level: &mut LevelGraph,
     rng: &mut Rng,
 ) -> Result<(), Diagnostic> {
+    let reuse = flow.graph().is_some_and(|g| g.layout.reuse_templates);
     let mut used: BTreeSet<String> = level
         .graph
         .node_weights()
@@ -90,7 +91,9 @@ pub fn choose(
         }
         match pick {
             Some(name) => {
-                used.insert(name.clone());
+                if !reuse {
+                    used.insert(name.clone());
+                }
                 level.graph[n].template = Some(name);
             }
             None if level.graph[n].optional => {

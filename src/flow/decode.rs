@@ -47,7 +47,13 @@ const INJECTION_FIELDS: &[&str] = &[
     "frame",
 ];
 const GROUP_FIELDS: &[&str] = &["group", "pick", "entries"];
-const LAYOUT_FIELDS: &[&str] = &["corridor", "attempts", "tree_rebuilds", "loop_rebuilds"];
+const LAYOUT_FIELDS: &[&str] = &[
+    "corridor",
+    "attempts",
+    "tree_rebuilds",
+    "loop_rebuilds",
+    "reuse_templates",
+];
 
 /// Category letters of chain rewrite rules.
 pub const CHAIN_LETTERS: &[(char, &str)] = &[
@@ -662,6 +668,12 @@ fn decode_layout(d: &mut Decoder, node: &Node) -> LayoutParams {
         {
             *slot = v.value.max(1);
         }
+    }
+    if let Some(b) = f
+        .get("reuse_templates")
+        .and_then(|n| d.bool(n, "`reuse_templates`"))
+    {
+        p.reuse_templates = b;
     }
     f.finish(d, "`layout`", LAYOUT_FIELDS);
     p

@@ -295,6 +295,8 @@ pub struct LayoutParams {
     pub tree_rebuilds: u32,
     /// Rebuilds of one loop composite.
     pub loop_rebuilds: u32,
+    /// Whether a template may be used by several rooms of one level.
+    pub reuse_templates: bool,
 }
 
 impl Default for LayoutParams {
@@ -304,6 +306,7 @@ impl Default for LayoutParams {
             attempts: 50,
             tree_rebuilds: 5,
             loop_rebuilds: 100,
+            reuse_templates: false,
         }
     }
 }

@@ -31,6 +31,12 @@ pub struct Ctx<'a> {
     pub fixed: Vec<bool>,
 }
 
+impl Ctx<'_> {
+    fn in_use(&self, shape: usize) -> bool {
+        !self.params.reuse_templates && self.shape_of.contains(&Some(shape))
+    }
+}
+
 /// Free tiles required ahead of an exit reserved for a link to another composite.
 const OPEN_DEPTH: i32 = 4;
 
@@ -321,9 +327,7 @@ impl Ctx<'_> {
             let category = &self.shapes[current].category;
             let options: Vec<usize> = (0..self.shapes.len())
                 .filter(|&s| {
-                    s != current
-                        && self.shapes[s].category == *category
-                        && !self.shape_of.contains(&Some(s))
+                    s != current && self.shapes[s].category == *category && !self.in_use(s)
                 })
                 .filter(|&s| {
                     self.can_serve(

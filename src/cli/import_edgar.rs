@@ -1,0 +1,57 @@
+//! `dungeonflow import-edgar GRAPH.yml ROOMS.yml... [-o DIR]`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::diag::{Diagnostic, SourceFile};
+use crate::project::read_text;
+use crate::render::write_atomic;
+
+/// Arguments of `import-edgar`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// An Edgar level graph (`graphs/*.yml`).
+    graph: PathBuf,
+    /// Edgar room sets (`rooms/*.yml`) the graph may name.
+    rooms: Vec<PathBuf>,
+    /// Project folder to write `flows/NAME.yaml` and `rooms/NAME_rooms.yaml` into.
+    #[arg(short, long, default_value = ".")]
+    output: PathBuf,
+}
+
+/// Writes the imported flow and rooms.
+pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
+    let load = |p: &PathBuf| {
+        read_text(p)
+            .map(|t| SourceFile::new(p.display().to_string(), t))
+            .map_err(|d| vec![d])
+    };
+    let graph = load(&args.graph)?;
+    let rooms = args.rooms.iter().map(load).collect::<Result<Vec<_>, _>>()?;
+    let imported = crate::edgar::import(&graph, &rooms).map_err(|d| vec![d])?;
+    for (dir, file, text) in [
+        ("flows", format!("{}.yaml", imported.name), &imported.flow),
+        (
+            "rooms",
+            format!("{}_rooms.yaml", imported.name),
+            &imported.rooms,
+        ),
+    ] {
+        let folder = args.output.join(dir);
+        std::fs::create_dir_all(&folder).map_err(|e| {
+            vec![Diagnostic::error(
+                "io::write",
+                format!("cannot create {}: {e}", folder.display()),
+            )]
+        })?;
+        write_atomic(&folder.join(file), text.as_bytes()).map_err(|d| vec![d])?;
+    }
+    eprintln!(
+        "imported flow `{}` into {} (run: dungeonflow generate {} -p {})",
+        imported.name,
+        args.output.display(),
+        imported.name,
+        args.output.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,394 @@
+//! Importing the benchmark inputs of Edgar (a published graph-based level
+//! generator): its level graphs and room shapes become a flow and room
+//! templates, so the same inputs can be measured here.
+//!
+//! * Each room shape (an orthogonal polygon in tile corners) becomes a
+//!   template: the tiles inside the polygon, walls on its border. Its door
+//!   mode becomes exits: `OverlapMode { doorLength, cornerDistance }` puts an
+//!   exit of that width at every non-overlapping position along every side at
+//!   least `cornerDistance` from a corner (Edgar also allows overlapping
+//!   positions, which a template cannot hold).
+//! * The graph's rooms become `normal` nodes (the first one the entrance),
+//!   with a pool of the shapes allowed for them; passages become a spanning
+//!   tree (breadth-first from the entrance) plus two-way loops. Shapes may
+//!   repeat in a level, as in Edgar (`layout: { reuse_templates: true }`).
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::fmt::Write;
+use std::sync::Arc;
+
+use crate::diag::{Diagnostic, SourceFile};
+use crate::yaml::{Node, Value, parse};
+
+/// A room shape: outline and door mode.
+#[derive(Clone, Debug)]
+struct Shape {
+    outline: Vec<(i32, i32)>,
+    door_length: i32,
+    corner_distance: i32,
+}
+
+/// The imported flow and room files, as YAML text.
+#[derive(Clone, Debug)]
+pub struct Imported {
+    /// Name of the flow (the graph file's stem).
+    pub name: String,
+    /// The flow file.
+    pub flow: String,
+    /// One room file holding every shape (`rooms:` list).
+    pub rooms: String,
+}
+
+fn err(file: &Arc<SourceFile>, msg: impl Into<String>) -> Diagnostic {
+    Diagnostic::error("edgar::format", msg).in_file(file)
+}
+
+fn get<'a>(node: &'a Node, key: &str) -> Option<&'a Node> {
+    match &node.value {
+        Value::Map(entries) => entries
+            .iter()
+            .find(|(k, _)| matches!(&k.value, Value::Str(s) if s == key))
+            .map(|(_, v)| v),
+        _ => None,
+    }
+}
+
+fn int(node: Option<&Node>) -> Option<i32> {
+    match node?.value {
+        Value::Int(i) => i32::try_from(i).ok(),
+        _ => None,
+    }
+}
+
+fn items(node: Option<&Node>) -> &[Node] {
+    match node.map(|n| &n.value) {
+        Some(Value::Seq(v)) => v,
+        _ => &[],
+    }
+}
+
+/// Edgar writes per-room keys as flow sequences (`[1, 2]:`); quote them so
+/// any YAML reader takes them as strings.
+fn quote_sequence_keys(text: &str) -> String {
+    text.lines()
+        .map(|l| {
+            let t = l.trim_start();
+            match (t.starts_with('['), t.find("]:")) {
+                (true, Some(end)) => format!(
+                    "{}\"{}\"{}",
+                    &l[..l.len() - t.len()],
+                    &t[..=end],
+                    &t[end + 1..]
+                ),
+                _ => l.to_owned(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn read_shapes(
+    file: &Arc<SourceFile>,
+    set: &Node,
+    out: &mut BTreeMap<String, Shape>,
+) -> Result<(), Diagnostic> {
+    let mode = get(set, "default").and_then(|d| get(d, "doorMode"));
+    let door_length = int(mode.and_then(|m| get(m, "doorLength")))
+        .unwrap_or(1)
+        .max(1);
+    let corner_distance = int(mode.and_then(|m| get(m, "cornerDistance")))
+        .unwrap_or(1)
+        .max(0);
+    let Some(Value::Map(descs)) = get(set, "roomDescriptions").map(|n| &n.value) else {
+        return Err(err(file, "no `roomDescriptions`"));
+    };
+    for (k, v) in descs {
+        let Value::Str(name) = &k.value else { continue };
+        let outline: Vec<(i32, i32)> = items(get(v, "shape"))
+            .iter()
+            .filter_map(|p| match items(Some(p)) {
+                [x, y] => Some((int(Some(x))?, int(Some(y))?)),
+                _ => None,
+            })
+            .collect();
+        if outline.len() < 4 {
+            return Err(err(
+                file,
+                format!("shape `{name}` has fewer than 4 corners"),
+            ));
+        }
+        out.insert(
+            name.clone(),
+            Shape {
+                outline,
+                door_length,
+                corner_distance,
+            },
+        );
+    }
+    Ok(())
+}
+
+/// Whether the centre of cell (x, y) lies inside the polygon.
+fn inside(poly: &[(i32, i32)], x: i32, y: i32) -> bool {
+    let (px, py) = (f64::from(x) + 0.5, f64::from(y) + 0.5);
+    let mut c = false;
+    for i in 0..poly.len() {
+        let (x1, y1) = (f64::from(poly[i].0), f64::from(poly[i].1));
+        let (x2, y2) = (
+            f64::from(poly[(i + 1) % poly.len()].0),
+            f64::from(poly[(i + 1) % poly.len()].1),
+        );
+        if (y1 > py) != (y2 > py) && px < (x2 - x1) * (py - y1) / (y2 - y1) + x1 {
+            c = !c;
+        }
+    }
+    c
+}
+
+/// The template YAML of one shape.
+fn template(name: &str, category: &str, tag: &str, shape: &Shape) -> String {
+    let (w, h) = (
+        shape.outline.iter().map(|p| p.0).max().unwrap_or(0),
+        shape.outline.iter().map(|p| p.1).max().unwrap_or(0),
+    );
+    let solid = |x: i32, y: i32| x >= 0 && y >= 0 && x < w && y < h && inside(&shape.outline, x, y);
+    let wall = |x: i32, y: i32| {
+        solid(x, y) && (-1..=1).any(|dy| (-1..=1).any(|dx| !solid(x + dx, y + dy)))
+    };
+    let floor = |x: i32, y: i32| solid(x, y) && !wall(x, y);
+    let mut art = String::new();
+    for y in 0..h {
+        art += "      ";
+        for x in 0..w {
+            art.push(if !solid(x, y) {
+                '~'
+            } else if wall(x, y) {
+                '#'
+            } else {
+                '.'
+            });
+        }
+        art.push('\n');
+    }
+    // Exits: along each side, every non-overlapping run of door-length wall
+    // tiles with floor behind and the outside in front, clear of corners. A
+    // shape too small for its corner distance gets doors 1 tile from corners.
+    let len = shape.door_length;
+    let mut exits = String::new();
+    for gap in [shape.corner_distance, 1] {
+        exits = door_positions(w, h, len, gap, &solid, &wall, &floor);
+        if !exits.is_empty() {
+            break;
+        }
+    }
+    format!(
+        "  - name: {name}\n    category: {category}\n    tags: [{tag}]\n    art: |\n{art}    exits:\n{exits}"
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn door_positions(
+    w: i32,
+    h: i32,
+    len: i32,
+    gap: i32,
+    solid: &dyn Fn(i32, i32) -> bool,
+    wall: &dyn Fn(i32, i32) -> bool,
+    floor: &dyn Fn(i32, i32) -> bool,
+) -> String {
+    let mut exits = String::new();
+    let mut n = 0;
+    let sides: [(&str, (i32, i32), (i32, i32)); 4] = [
+        ("north", (0, -1), (1, 0)),
+        ("south", (0, 1), (1, 0)),
+        ("west", (-1, 0), (0, 1)),
+        ("east", (1, 0), (0, 1)),
+    ];
+    for (dir, (ox, oy), (ax, ay)) in sides {
+        let mut taken: BTreeSet<(i32, i32)> = BTreeSet::new();
+        for y in 0..h {
+            for x in 0..w {
+                let run: Vec<(i32, i32)> = (0..len).map(|k| (x + ax * k, y + ay * k)).collect();
+                let ok = run.iter().all(|&(cx, cy)| {
+                    wall(cx, cy)
+                        && !solid(cx + ox, cy + oy)
+                        && floor(cx - ox, cy - oy)
+                        && !taken.contains(&(cx, cy))
+                });
+                // Clear of corners: `gap` more wall tiles of the same side on both ends.
+                let clear = (1..=gap).all(|k| {
+                    let (bx, by) = (x - ax * k, y - ay * k);
+                    let (ex, ey) = (x + ax * (len - 1 + k), y + ay * (len - 1 + k));
+                    wall(bx, by)
+                        && !solid(bx + ox, by + oy)
+                        && wall(ex, ey)
+                        && !solid(ex + ox, ey + oy)
+                });
+                if ok && clear {
+                    taken.extend(run.iter().copied());
+                    let _ = writeln!(
+                        exits,
+                        "      d{n}: {{ at: [{x}, {y}], dir: {dir}, width: {len} }}"
+                    );
+                    n += 1;
+                }
+            }
+        }
+    }
+    exits
+}
+
+fn slug(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
+}
+
+/// Imports one Edgar graph with the room sets it may name.
+pub fn import(
+    graph: &Arc<SourceFile>,
+    room_sets: &[Arc<SourceFile>],
+) -> Result<Imported, Diagnostic> {
+    let name = std::path::Path::new(&graph.name)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("edgar")
+        .to_owned();
+    let quoted = SourceFile::new(graph.name.clone(), quote_sequence_keys(&graph.text));
+    let root = parse(&quoted)?;
+    let mut sets: BTreeMap<String, BTreeMap<String, Shape>> = BTreeMap::new();
+    for f in room_sets {
+        let node = parse(f)?;
+        let set_name = match get(&node, "name").map(|n| &n.value) {
+            Some(Value::Str(s)) => s.clone(),
+            _ => return Err(err(f, "room set has no `name`")),
+        };
+        read_shapes(f, &node, sets.entry(set_name).or_default())?;
+    }
+    if let Some(custom) = get(&root, "customRoomDescriptionsSet") {
+        read_shapes(graph, custom, sets.entry("custom".to_owned()).or_default())?;
+    }
+    let range = get(&root, "roomsRange");
+    let (from, to) = (
+        int(range.and_then(|r| get(r, "from"))).unwrap_or(0),
+        int(range.and_then(|r| get(r, "to"))).ok_or_else(|| err(graph, "no `roomsRange.to`"))?,
+    );
+    let default_set = items(get(&root, "defaultRoomShapes"))
+        .iter()
+        .find_map(|s| match get(s, "setName").map(|n| &n.value) {
+            Some(Value::Str(n)) => Some(n.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| "custom".to_owned());
+    // A shape name resolves in the graph's default set first, then its own
+    // custom set, then any other set.
+    let mut order: Vec<&String> = sets.keys().collect();
+    order.sort_by_key(|k| (**k != default_set, k.as_str() != "custom"));
+    let mut all: BTreeMap<String, Shape> = BTreeMap::new();
+    for k in order.into_iter().rev() {
+        all.extend(sets[k].iter().map(|(n, s)| (n.clone(), s.clone())));
+    }
+    let default_shapes: Vec<String> = sets
+        .get(&default_set)
+        .map(|s| s.keys().cloned().collect())
+        .unwrap_or_default();
+    // Per-room shape overrides.
+    let mut allowed: BTreeMap<i32, Vec<String>> = BTreeMap::new();
+    if let Some(Value::Map(rooms)) = get(&root, "rooms").map(|n| &n.value) {
+        for (k, v) in rooms {
+            let Value::Str(key) = &k.value else { continue };
+            let shapes: Vec<String> = items(get(v, "roomShapes"))
+                .iter()
+                .filter_map(|s| match get(s, "roomDescriptionName").map(|n| &n.value) {
+                    Some(Value::Str(n)) => Some(n.clone()),
+                    _ => None,
+                })
+                .collect();
+            for id in key
+                .trim_matches(|c| c == '[' || c == ']')
+                .split(',')
+                .filter_map(|s| s.trim().parse::<i32>().ok())
+            {
+                allowed.insert(id, shapes.clone());
+            }
+        }
+    }
+    let mut edges: Vec<(i32, i32)> = Vec::new();
+    for p in items(get(&root, "passages")) {
+        if let [a, b] = items(Some(p)) {
+            edges.push((int(Some(a)).unwrap_or(-1), int(Some(b)).unwrap_or(-1)));
+        }
+    }
+    // Spanning tree from the first room; other passages close loops.
+    let mut seen = BTreeSet::from([from]);
+    let mut queue = VecDeque::from([from]);
+    let (mut tree, mut loops) = (Vec::new(), Vec::new());
+    let mut used = vec![false; edges.len()];
+    while let Some(v) = queue.pop_front() {
+        for (i, &(a, b)) in edges.iter().enumerate() {
+            let w = if a == v {
+                b
+            } else if b == v {
+                a
+            } else {
+                continue;
+            };
+            if used[i] || seen.contains(&w) {
+                continue;
+            }
+            used[i] = true;
+            seen.insert(w);
+            tree.push((v, w));
+            queue.push_back(w);
+        }
+    }
+    for (i, &(a, b)) in edges.iter().enumerate() {
+        if !used[i] {
+            loops.push((a, b));
+        }
+    }
+    let mut flow = format!(
+        "name: {name}\ndescription: Imported from Edgar's benchmark input {}.\nlayout: {{ reuse_templates: true }}\nnodes:\n",
+        graph.name
+    );
+    for r in from..=to {
+        let shapes = allowed.get(&r).unwrap_or(&default_shapes);
+        let pool: Vec<String> = shapes
+            .iter()
+            .map(|s| format!("{}_{}", slug(&name), slug(s)))
+            .collect();
+        let category = if r == from { "entrance" } else { "normal" };
+        let _ = writeln!(
+            flow,
+            "  r{r}: {{ category: {category}, pool: [{}] }}",
+            pool.join(", ")
+        );
+    }
+    flow += "edges:\n";
+    for (a, b) in &tree {
+        let _ = writeln!(flow, "  - r{a} -> r{b}");
+    }
+    if !loops.is_empty() {
+        flow += "loops:\n";
+        for (a, b) in &loops {
+            let _ = writeln!(flow, "  - r{a} <-> r{b}");
+        }
+    }
+    let mut rooms = String::from("rooms:\n");
+    let used_shapes: BTreeSet<&String> = (from..=to)
+        .flat_map(|r| allowed.get(&r).unwrap_or(&default_shapes))
+        .collect();
+    for s in used_shapes {
+        let shape = all.get(s).ok_or_else(|| {
+            err(
+                graph,
+                format!("shape `{s}` is not defined in the given room sets"),
+            )
+        })?;
+        let base = format!("{}_{}", slug(&name), slug(s));
+        rooms += &template(&base, "normal", &base, shape);
+        rooms += &template(&format!("{base}_entrance"), "entrance", &base, shape);
+    }
+    Ok(Imported { name, flow, rooms })
+}
