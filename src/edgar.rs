@@ -28,6 +28,9 @@ struct Shape {
     corner_distance: i32,
 }
 
+/// A side of a shape: its name, outward step, and step along it.
+type Side = (&'static str, (i32, i32), (i32, i32));
+
 /// The imported flow and room files, as YAML text.
 #[derive(Clone, Debug)]
 pub struct Imported {
@@ -199,7 +202,7 @@ fn door_positions(
 ) -> String {
     let mut exits = String::new();
     let mut n = 0;
-    let sides: [(&str, (i32, i32), (i32, i32)); 4] = [
+    let sides: [Side; 4] = [
         ("north", (0, -1), (1, 0)),
         ("south", (0, 1), (1, 0)),
         ("west", (-1, 0), (0, 1)),

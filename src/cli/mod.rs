@@ -4,6 +4,7 @@ mod common;
 mod expand;
 mod generate;
 mod import_edgar;
+mod stats;
 mod validate;
 
 use std::io::IsTerminal;
@@ -29,6 +30,8 @@ enum Command {
     Generate(generate::Args),
     /// Convert an Edgar level graph and room sets into a flow and templates.
     ImportEdgar(import_edgar::Args),
+    /// Generate many seeds of a flow and report success rate, timings and level measures.
+    Stats(stats::Args),
     /// Expand a flow with a seed and print the graph of rooms (yaml, json or dot).
     Expand(expand::Args),
 }
@@ -41,6 +44,7 @@ pub fn run() -> ExitCode {
         Command::Expand(args) => expand::run(&args),
         Command::Generate(args) => generate::run(&args),
         Command::ImportEdgar(args) => import_edgar::run(&args),
+        Command::Stats(args) => stats::run(&args),
     };
     match result {
         Ok(code) => code,

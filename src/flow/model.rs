@@ -7,7 +7,7 @@ use crate::diag::SourceFile;
 use crate::yaml::Sp;
 
 /// Largest number of nodes a flow file may declare.
-pub const MAX_NODES: usize = 512;
+pub const MAX_NODES: usize = 2048;
 /// Longest chain a node may expand into.
 pub const MAX_CHAIN: u32 = 64;
 

@@ -1,0 +1,201 @@
+//! Benchmarks: expansion and whole-level generation of every bundled flow,
+//! Edgar's published inputs (when `../shared/bench/edgar` is present), and
+//! generated graphs of 50 to 1000 rooms. Each iteration uses the next seed,
+//! so the figures are per level over a spread of seeds.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use dungeonflow::SourceFile;
+use dungeonflow::expand::expand;
+use dungeonflow::generate::generate_with;
+use dungeonflow::layout::ShapeTable;
+use dungeonflow::project::{FileKind, Project, Source, bundled_sources};
+use dungeonflow::rng::Rng;
+
+fn bundled(c: &mut Criterion) {
+    let project = Project::bundled();
+    let table = ShapeTable::new(&project.library);
+    let mut group = c.benchmark_group("expand");
+    for (name, flow) in project.flows.iter().filter(|(_, f)| f.graph().is_some()) {
+        let mut seed = 0;
+        group.bench_function(name.as_str(), |b| {
+            b.iter(|| {
+                seed += 1;
+                black_box(expand(flow, &project.library, seed, &Default::default()).ok())
+            })
+        });
+    }
+    group.finish();
+    let mut group = c.benchmark_group("generate");
+    for (name, flow) in project.flows.iter().filter(|(_, f)| f.graph().is_some()) {
+        let mut seed = 0;
+        group.bench_function(name.as_str(), |b| {
+            b.iter(|| {
+                seed += 1;
+                black_box(
+                    generate_with(flow, &project.library, &table, seed, &Default::default()).ok(),
+                )
+            })
+        });
+    }
+    group.finish();
+}
+
+fn edgar(c: &mut Criterion) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/edgar");
+    if !dir.is_dir() {
+        return;
+    }
+    let read = |p: std::path::PathBuf| {
+        SourceFile::new(
+            p.display().to_string(),
+            std::fs::read_to_string(&p).expect("readable"),
+        )
+    };
+    let sets: Vec<_> = ["thesis_basic", "thesis_advanced"]
+        .iter()
+        .map(|s| read(dir.join(format!("rooms/{s}.yml"))))
+        .collect();
+    let mut group = c.benchmark_group("edgar");
+    for input in [
+        "example1_basic",
+        "example2_basic",
+        "example3_basic",
+        "game2_basic",
+        "dragonAge",
+        "generating_one_layout",
+        "backtracking",
+    ] {
+        let imported =
+            dungeonflow::edgar::import(&read(dir.join(format!("graphs/{input}.yml"))), &sets)
+                .expect("imports");
+        let project = Project::from_layers(vec![vec![
+            Source {
+                file: SourceFile::new("rooms.yaml", imported.rooms),
+                kind: FileKind::Room,
+                bundled: false,
+            },
+            Source {
+                file: SourceFile::new("flow.yaml", imported.flow),
+                kind: FileKind::Flow,
+                bundled: false,
+            },
+        ]]);
+        let flow = project.flow(input).expect("flow");
+        let table = ShapeTable::new(&project.library);
+        let mut seed = 0;
+        group.bench_function(input, |b| {
+            b.iter(|| {
+                seed += 1;
+                black_box(
+                    generate_with(flow, &project.library, &table, seed, &Default::default()).ok(),
+                )
+            })
+        });
+    }
+    group.finish();
+}
+
+/// A flow of `n` normal rooms: a random tree (at most 3 children a room) plus
+/// about 10% extra loop edges between rooms 3 to 6 tree steps apart.
+pub fn scaling_flow(n: usize, seed: u64) -> String {
+    let mut rng = Rng::new(seed);
+    let mut parent = vec![usize::MAX; n];
+    let mut kids = vec![0; n];
+    let mut flow =
+        format!("name: scale{n}\nlayout: {{ reuse_templates: true }}\nnodes:\n  r0: entrance\n");
+    for i in 1..n {
+        flow += &format!("  r{i}: normal\n");
+    }
+    flow += "edges:\n";
+    for i in 1..n {
+        let lo = i.saturating_sub(8);
+        let mut p = lo + rng.index(i - lo);
+        while kids[p] >= 2 {
+            p = (p + 1) % i;
+        }
+        kids[p] += 1;
+        parent[i] = p;
+        flow += &format!("  - r{p} -> r{i}\n");
+    }
+    flow += "loops:\n";
+    let mut degree: Vec<usize> = (0..n).map(|i| kids[i] + usize::from(i > 0)).collect();
+    let mut added = 0;
+    let mut tries = 0;
+    while added < n / 10 && tries < n * 50 {
+        tries += 1;
+        let a = 1 + rng.index(n - 1);
+        let mut b = a;
+        for _ in 0..3 + rng.index(4) {
+            if parent[b] != usize::MAX {
+                b = parent[b];
+            }
+        }
+        let steps_down = rng.index(3);
+        let mut c = b;
+        for _ in 0..steps_down {
+            let children: Vec<usize> = (0..n).filter(|&x| parent[x] == c).collect();
+            if children.is_empty() {
+                break;
+            }
+            c = children[rng.index(children.len())];
+        }
+        if c == a || parent[a] == c || parent[c] == a || degree[a] >= 4 || degree[c] >= 4 {
+            continue;
+        }
+        degree[a] += 1;
+        degree[c] += 1;
+        added += 1;
+        flow += &format!("  - r{a} <-> r{c}\n");
+    }
+    flow
+}
+
+fn scaling(c: &mut Criterion) {
+    let rooms: Vec<Source> = bundled_sources()
+        .into_iter()
+        .filter(|s| s.kind == FileKind::Room)
+        .collect();
+    let mut group = c.benchmark_group("scaling");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(20));
+    for n in [50, 100, 200, 500, 1000] {
+        let flow = scaling_flow(n, n as u64);
+        let project = Project::from_layers(vec![
+            rooms.clone(),
+            vec![Source {
+                file: SourceFile::new("scale.yaml", flow),
+                kind: FileKind::Flow,
+                bundled: false,
+            }],
+        ]);
+        assert!(
+            !project.has_errors(),
+            "{:?}",
+            project.diagnostics.first().map(|d| &d.message)
+        );
+        let flow = project.flow(&format!("scale{n}")).expect("flow");
+        let table = ShapeTable::new(&project.library);
+        let mut seed = 0;
+        group.bench_function(format!("{n}_rooms"), |b| {
+            b.iter(|| {
+                seed += 1;
+                black_box(
+                    generate_with(flow, &project.library, &table, seed, &Default::default()).ok(),
+                )
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(50).measurement_time(Duration::from_secs(5)).warm_up_time(Duration::from_secs(1));
+    targets = bundled, edgar, scaling
+}
+#[cfg(not(test))]
+criterion_main!(benches);

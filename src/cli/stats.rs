@@ -1,0 +1,96 @@
+//! `dungeonflow stats FLOW --seeds N [--threads T] [--json]`.
+
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::common::{ProjectArgs, pick_flow};
+use crate::diag::Diagnostic;
+use crate::stats::{Stats, Summary};
+
+/// Arguments of `stats`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// A bundled flow's name or a flow file.
+    flow: String,
+    /// Seeds to run (0..N).
+    #[arg(long, default_value_t = 1000)]
+    seeds: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    project: ProjectArgs,
+}
+
+/// Runs the batch and prints the report.
+pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
+    let project = args.project.load(Some(&args.flow));
+    let flow = pick_flow(&project, Some(&args.flow))?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| vec![Diagnostic::error("cli::threads", e.to_string())])?;
+    let done = AtomicU64::new(0);
+    let bar = std::io::IsTerminal::is_terminal(&std::io::stderr())
+        .then(|| indicatif::ProgressBar::new(args.seeds));
+    let tick = || {
+        done.fetch_add(1, Ordering::Relaxed);
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    };
+    let stats = pool.install(|| crate::stats::run(flow, &project.library, args.seeds, &tick));
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&stats).unwrap_or_default()
+        );
+    } else {
+        print!("{}", table(&stats));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn table(s: &Stats) -> String {
+    let mut out = format!(
+        "flow `{}`: {} of {} seeds laid out ({:.2}%)\n",
+        s.flow,
+        s.succeeded,
+        s.seeds,
+        100.0 * s.succeeded as f64 / s.seeds.max(1) as f64
+    );
+    for (reason, n) in &s.failures {
+        out += &format!("  {n:>6} x {reason}\n");
+    }
+    out += &format!(
+        "{:<22}{:>10}{:>10}{:>10}{:>10}{:>10}\n",
+        "", "min", "median", "p99", "max", "mean"
+    );
+    let row = |name: &str, m: &Summary| {
+        format!(
+            "{name:<22}{:>10.2}{:>10.2}{:>10.2}{:>10.2}{:>10.2}\n",
+            m.min, m.median, m.p99, m.max, m.mean
+        )
+    };
+    for (name, m) in [
+        ("time per level (ms)", &s.time_ms),
+        ("rooms", &s.rooms),
+        ("direct door share", &s.direct_door_share),
+        ("corridor tiles", &s.corridor_tiles),
+        ("longest corridor", &s.longest_corridor),
+        ("map area", &s.area),
+        ("fill ratio", &s.fill),
+        ("dead ends", &s.dead_ends),
+        ("critical path", &s.critical_path),
+        ("layout attempts", &s.attempts),
+    ] {
+        out += &row(name, m);
+    }
+    out
+}

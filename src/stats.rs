@@ -1,0 +1,234 @@
+//! Batch statistics over many seeds of one flow: success rate, failure
+//! reasons, time per level, and level measures.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::flow::Flow;
+use crate::generate::generate_with;
+use crate::layout::ShapeTable;
+use crate::level::ConnectionKind;
+use crate::rooms::RoomLibrary;
+
+/// Distribution summary of one measure.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Summary {
+    /// Smallest value.
+    pub min: f64,
+    /// Median.
+    pub median: f64,
+    /// 99th percentile.
+    pub p99: f64,
+    /// Largest value.
+    pub max: f64,
+    /// Mean.
+    pub mean: f64,
+}
+
+impl Summary {
+    /// Summarises `values` (empty gives zeros).
+    pub fn of(mut values: Vec<f64>) -> Summary {
+        if values.is_empty() {
+            return Summary::default();
+        }
+        values.sort_by(f64::total_cmp);
+        let at = |q: f64| values[((values.len() - 1) as f64 * q).round() as usize];
+        Summary {
+            min: values[0],
+            median: at(0.5),
+            p99: at(0.99),
+            max: values[values.len() - 1],
+            mean: values.iter().sum::<f64>() / values.len() as f64,
+        }
+    }
+}
+
+/// What `dungeonflow stats` reports.
+#[derive(Clone, Debug, Serialize)]
+pub struct Stats {
+    /// Flow name.
+    pub flow: String,
+    /// Seeds run.
+    pub seeds: u64,
+    /// Levels generated.
+    pub succeeded: u64,
+    /// Failure reasons (the diagnostic's message without the seed) by count.
+    pub failures: BTreeMap<String, u64>,
+    /// Milliseconds per level (successful ones).
+    pub time_ms: Summary,
+    /// Rooms per level.
+    pub rooms: Summary,
+    /// Share of connections realised as direct doors.
+    pub direct_door_share: Summary,
+    /// Corridor tiles per level.
+    pub corridor_tiles: Summary,
+    /// Longest corridor of each level, in tiles.
+    pub longest_corridor: Summary,
+    /// Map area (width x height).
+    pub area: Summary,
+    /// Share of the map's area covered by rooms and corridors.
+    pub fill: Summary,
+    /// Rooms with one connection (not counting the entrance).
+    pub dead_ends: Summary,
+    /// Connections on the shortest path from the entrance to the boss (or exit).
+    pub critical_path: Summary,
+    /// Layout attempts used.
+    pub attempts: Summary,
+}
+
+/// Measures of one generated level.
+struct Sample {
+    ms: f64,
+    rooms: f64,
+    doors: f64,
+    corridor: f64,
+    longest: f64,
+    area: f64,
+    fill: f64,
+    dead_ends: f64,
+    critical: f64,
+    attempts: f64,
+}
+
+/// Generates seeds `0..seeds` of `flow` in parallel and summarises them.
+pub fn run(flow: &Flow, library: &RoomLibrary, seeds: u64, progress: &(dyn Fn() + Sync)) -> Stats {
+    let table = ShapeTable::new(library);
+    let results: Vec<Result<Sample, String>> = (0..seeds)
+        .into_par_iter()
+        .map(|seed| {
+            let start = Instant::now();
+            let out = generate_with(flow, library, &table, seed, &Default::default());
+            let ms = start.elapsed().as_secs_f64() * 1000.0;
+            progress();
+            match out {
+                Ok(g) => Ok(sample(&g, ms)),
+                Err(d) => Err(d.message.replace(&format!(" (seed {seed})"), "")),
+            }
+        })
+        .collect();
+    let mut failures = BTreeMap::new();
+    let mut ok = Vec::new();
+    for r in results {
+        match r {
+            Ok(s) => ok.push(s),
+            Err(m) => *failures.entry(m).or_insert(0) += 1,
+        }
+    }
+    let pick = |f: fn(&Sample) -> f64| Summary::of(ok.iter().map(f).collect());
+    Stats {
+        flow: flow.name.value.clone(),
+        seeds,
+        succeeded: ok.len() as u64,
+        failures,
+        time_ms: pick(|s| s.ms),
+        rooms: pick(|s| s.rooms),
+        direct_door_share: pick(|s| s.doors),
+        corridor_tiles: pick(|s| s.corridor),
+        longest_corridor: pick(|s| s.longest),
+        area: pick(|s| s.area),
+        fill: pick(|s| s.fill),
+        dead_ends: pick(|s| s.dead_ends),
+        critical_path: pick(|s| s.critical),
+        attempts: pick(|s| s.attempts),
+    }
+}
+
+fn sample(g: &crate::generate::Generated, ms: f64) -> Sample {
+    let level = &g.level;
+    let physical: Vec<_> = level
+        .connections
+        .iter()
+        .filter(|c| c.kind != ConnectionKind::Warp)
+        .collect();
+    let doors = physical
+        .iter()
+        .filter(|c| c.kind == ConnectionKind::Door)
+        .count();
+    let corridors: Vec<usize> = physical
+        .iter()
+        .filter(|c| c.kind == ConnectionKind::Corridor)
+        .map(|c| c.path.len().saturating_sub(2))
+        .collect();
+    let area = f64::from(level.width * level.height);
+    let used = level
+        .tiles
+        .iter()
+        .filter(|t| **t != crate::level::TileKind::Void)
+        .count() as f64;
+    let mut degree: BTreeMap<&str, usize> = BTreeMap::new();
+    for c in &level.connections {
+        *degree.entry(c.from.as_str()).or_default() += 1;
+        *degree.entry(c.to.as_str()).or_default() += 1;
+    }
+    let dead_ends = level
+        .rooms
+        .iter()
+        .skip(1)
+        .filter(|r| degree.get(r.id.as_str()) == Some(&1))
+        .count();
+    Sample {
+        ms,
+        rooms: level.rooms.len() as f64,
+        doors: if physical.is_empty() {
+            1.0
+        } else {
+            doors as f64 / physical.len() as f64
+        },
+        corridor: corridors.iter().sum::<usize>() as f64,
+        longest: corridors.iter().copied().max().unwrap_or(0) as f64,
+        area,
+        fill: if area > 0.0 { used / area } else { 0.0 },
+        dead_ends: dead_ends as f64,
+        critical: critical_path(level) as f64,
+        attempts: f64::from(g.attempts),
+    }
+}
+
+/// Connections on the shortest walk from the first room to the boss (or the
+/// exit, or the farthest room), one-way doors honoured.
+pub fn critical_path(level: &crate::level::Level) -> usize {
+    let index: BTreeMap<&str, usize> = level
+        .rooms
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.id.as_str(), i))
+        .collect();
+    let mut adj = vec![Vec::new(); level.rooms.len()];
+    for c in &level.connections {
+        if let (Some(&a), Some(&b)) = (index.get(c.from.as_str()), index.get(c.to.as_str())) {
+            adj[a].push(b);
+            if !c.one_way {
+                adj[b].push(a);
+            }
+        }
+    }
+    let mut dist = vec![usize::MAX; level.rooms.len()];
+    let mut queue = std::collections::VecDeque::new();
+    if !dist.is_empty() {
+        dist[0] = 0;
+        queue.push_back(0);
+    }
+    while let Some(v) = queue.pop_front() {
+        for &w in &adj[v] {
+            if dist[w] == usize::MAX {
+                dist[w] = dist[v] + 1;
+                queue.push_back(w);
+            }
+        }
+    }
+    let goal = ["boss", "exit"]
+        .iter()
+        .find_map(|c| level.rooms.iter().position(|r| r.category == *c));
+    match goal {
+        Some(g) if dist[g] != usize::MAX => dist[g],
+        _ => dist
+            .iter()
+            .copied()
+            .filter(|d| *d != usize::MAX)
+            .max()
+            .unwrap_or(0),
+    }
+}
