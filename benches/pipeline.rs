@@ -197,5 +197,5 @@ criterion_group! {
     config = Criterion::default().sample_size(50).measurement_time(Duration::from_secs(5)).warm_up_time(Duration::from_secs(1));
     targets = bundled, edgar, scaling
 }
-#[cfg(not(test))]
+
 criterion_main!(benches);
