@@ -110,14 +110,14 @@ pub fn scaling_flow(n: usize, seed: u64) -> String {
         flow += &format!("  r{i}: normal\n");
     }
     flow += "edges:\n";
-    for i in 1..n {
+    for (i, slot) in parent.iter_mut().enumerate().skip(1) {
         let lo = i.saturating_sub(8);
         let mut p = lo + rng.index(i - lo);
         while kids[p] >= 2 {
             p = (p + 1) % i;
         }
         kids[p] += 1;
-        parent[i] = p;
+        *slot = p;
         flow += &format!("  - r{p} -> r{i}\n");
     }
     flow += "loops:\n";
