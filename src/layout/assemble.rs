@@ -24,20 +24,7 @@ pub fn attach(
     anchor: NodeIndex,
     edge: EdgeIndex,
 ) -> bool {
-    let hi = map.index_of(host).expect("host on map");
-    let ai = part.index_of(anchor).expect("anchor on part");
-    let host_exits = usable(
-        ctx,
-        &map.rooms[hi],
-        &ctx.pending(map, host, Some(edge)),
-        edge,
-    );
-    let anchor_exits = usable(
-        ctx,
-        &part.rooms[ai],
-        &ctx.pending(part, anchor, Some(edge)),
-        edge,
-    );
+    let (hi, ai, host_exits, anchor_exits) = link_ends(ctx, map, part, host, anchor, edge);
     let centre = |c: &Canvas| {
         c.bounds(ctx.shapes).map_or((0.0, 0.0), |(lo, hi)| {
             (f64::from(lo.x + hi.x) / 2.0, f64::from(lo.y + hi.y) / 2.0)
@@ -116,22 +103,25 @@ pub fn attach(
     false
 }
 
-/// Free exits of a placed room that may serve `edge`, leaving it able to serve `pending`.
-fn usable(
+/// Indices of the host (on the map) and anchor (on the part) rooms, and the
+/// exits of each that may serve `edge`.
+fn link_ends(
     ctx: &Ctx,
-    r: &super::canvas::PlacedRoom,
-    pending: &[EdgeIndex],
+    map: &Canvas,
+    part: &Canvas,
+    host: NodeIndex,
+    anchor: NodeIndex,
     edge: EdgeIndex,
-) -> Vec<usize> {
-    let s = &ctx.shapes[r.shape];
-    (0..s.exits.len())
-        .filter(|&i| ctx.exit_free(s, &r.used, i) && ctx.kind_fits(s.exits[i].kind, r.node, edge))
-        .filter(|&i| {
-            let mut used = r.used.clone();
-            used[i] = true;
-            ctx.can_serve(r.node, s, &used, pending)
-        })
-        .collect()
+) -> (usize, usize, Vec<usize>, Vec<usize>) {
+    let hi = map.index_of(host).expect("host on map");
+    let ai = part.index_of(anchor).expect("anchor on part");
+    let host_exits = ctx.usable_exits(&map.rooms[hi], &ctx.pending(map, host, Some(edge)), edge);
+    let anchor_exits = ctx.usable_exits(
+        &part.rooms[ai],
+        &ctx.pending(part, anchor, Some(edge)),
+        edge,
+    );
+    (hi, ai, host_exits, anchor_exits)
 }
 
 /// Offsets of the anchor's door tile from the host's, tried by [`attach_by_corridor`].
@@ -147,20 +137,7 @@ pub fn attach_by_corridor(
     anchor: NodeIndex,
     edge: EdgeIndex,
 ) -> bool {
-    let hi = map.index_of(host).expect("host on map");
-    let ai = part.index_of(anchor).expect("anchor on part");
-    let host_exits = usable(
-        ctx,
-        &map.rooms[hi],
-        &ctx.pending(map, host, Some(edge)),
-        edge,
-    );
-    let anchor_exits = usable(
-        ctx,
-        &part.rooms[ai],
-        &ctx.pending(part, anchor, Some(edge)),
-        edge,
-    );
+    let (hi, ai, host_exits, anchor_exits) = link_ends(ctx, map, part, host, anchor, edge);
     let (min, max) = (ctx.params.corridor.0 as i32, ctx.params.corridor.1 as i32);
     let mut trials = Vec::new();
     for &he in &host_exits {

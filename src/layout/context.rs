@@ -155,6 +155,27 @@ impl Ctx<'_> {
             && count(&|e| e.kind != ExitKind::EntranceOnly) >= other
     }
 
+    /// Free exits of a placed room that may serve `edge`, leaving the room
+    /// able to serve `pending` (its other edges still to realise).
+    pub fn usable_exits(
+        &self,
+        room: &PlacedRoom,
+        pending: &[EdgeIndex],
+        edge: EdgeIndex,
+    ) -> Vec<usize> {
+        let s = &self.shapes[room.shape];
+        (0..s.exits.len())
+            .filter(|&i| {
+                self.exit_free(s, &room.used, i) && self.kind_fits(s.exits[i].kind, room.node, edge)
+            })
+            .filter(|&i| {
+                let mut used = room.used.clone();
+                used[i] = true;
+                self.can_serve(room.node, s, &used, pending)
+            })
+            .collect()
+    }
+
     /// Edges of `node` not yet realised on `canvas` (ignoring `also_done`).
     pub fn pending(
         &self,

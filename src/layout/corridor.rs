@@ -11,20 +11,36 @@ use crate::geom::{Dir, Pos};
 /// Exit pairs tried with A* before giving up on a connection.
 const PAIRS_TRIED: usize = 8;
 
-/// Free exits of a placed room that may serve `edge`, keeping the room able
-/// to serve its other pending edges.
+/// Free exits of the placed room `room` that may serve `edge`.
 fn usable_exits(ctx: &Ctx, canvas: &Canvas, room: usize, edge: EdgeIndex) -> Vec<usize> {
     let r = &canvas.rooms[room];
-    let s = &ctx.shapes[r.shape];
-    let pending = ctx.pending(canvas, r.node, Some(edge));
-    (0..s.exits.len())
-        .filter(|&i| ctx.exit_free(s, &r.used, i) && ctx.kind_fits(s.exits[i].kind, r.node, edge))
-        .filter(|&i| {
-            let mut used = r.used.clone();
-            used[i] = true;
-            ctx.can_serve(r.node, s, &used, &pending)
-        })
-        .collect()
+    ctx.usable_exits(r, &ctx.pending(canvas, r.node, Some(edge)), edge)
+}
+
+/// Realises `edge` as a door between exit `ea` of room `a` and exit `eb` of
+/// room `b`, which touch face to face.
+pub fn link_direct(
+    ctx: &Ctx,
+    canvas: &mut Canvas,
+    a: usize,
+    ea: usize,
+    b: usize,
+    eb: usize,
+    edge: EdgeIndex,
+) {
+    let pa = mark(ctx, canvas, a, ea);
+    let pb = mark(ctx, canvas, b, eb);
+    let source_is_a = ctx.level.graph.edge_endpoints(edge).expect("edge").0 == canvas.rooms[a].node;
+    let path = if source_is_a {
+        vec![pa, pb]
+    } else {
+        vec![pb, pa]
+    };
+    canvas.add_link(Link {
+        edge,
+        kind: LinkKind::Door,
+        path,
+    });
 }
 
 /// Two free exits, one of each room, that touch face to face.
@@ -68,18 +84,7 @@ pub fn connect(
     };
     let source_is_a = ctx.level.graph.edge_endpoints(edge).expect("edge").0 == a;
     if let Some((ea, eb)) = direct_pair(ctx, canvas, ia, ib, edge) {
-        let pa = mark(ctx, canvas, ia, ea);
-        let pb = mark(ctx, canvas, ib, eb);
-        let path = if source_is_a {
-            vec![pa, pb]
-        } else {
-            vec![pb, pa]
-        };
-        canvas.add_link(Link {
-            edge,
-            kind: LinkKind::Door,
-            path,
-        });
+        link_direct(ctx, canvas, ia, ea, ib, eb, edge);
         return true;
     }
     let (min, max) = (

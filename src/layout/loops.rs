@@ -5,9 +5,9 @@
 
 use petgraph::graph::{EdgeIndex, NodeIndex};
 
-use super::canvas::{Canvas, Link, LinkKind};
+use super::canvas::Canvas;
 use super::context::{Candidate, Ctx};
-use super::corridor::{connect, direct_pair};
+use super::corridor::{connect, direct_pair, link_direct};
 use super::failure::Failure;
 use super::tree::place_root;
 use crate::graph::Ear;
@@ -211,7 +211,7 @@ fn close_with(
     for c in &cands {
         let ni = ctx.commit(canvas, hi, node, edge, c);
         if let Some((en, eo)) = direct_pair(ctx, canvas, ni, oi, other_edge) {
-            close_direct(ctx, canvas, ni, en, oi, eo, other_edge);
+            link_direct(ctx, canvas, ni, en, oi, eo, other_edge);
             return true;
         }
         undo(canvas, ctx, c);
@@ -231,36 +231,4 @@ fn close_with(
         }
     }
     false
-}
-
-fn close_direct(
-    ctx: &Ctx,
-    canvas: &mut Canvas,
-    a: usize,
-    ea: usize,
-    b: usize,
-    eb: usize,
-    edge: EdgeIndex,
-) {
-    canvas.rooms[a].used[ea] = true;
-    canvas.rooms[b].used[eb] = true;
-    let pa = super::context::exit_cell(
-        &canvas.rooms[a],
-        &ctx.shapes[canvas.rooms[a].shape].exits[ea],
-    );
-    let pb = super::context::exit_cell(
-        &canvas.rooms[b],
-        &ctx.shapes[canvas.rooms[b].shape].exits[eb],
-    );
-    let source_is_a = ctx.level.graph.edge_endpoints(edge).expect("edge").0 == canvas.rooms[a].node;
-    let path = if source_is_a {
-        vec![pa, pb]
-    } else {
-        vec![pb, pa]
-    };
-    canvas.add_link(Link {
-        edge,
-        kind: LinkKind::Door,
-        path,
-    });
 }
