@@ -265,3 +265,30 @@ fn an_impossible_injection_is_a_diagnostic() {
     assert_eq!(d.code, "expand::injection-unplaced");
     assert!(d.location().is_some_and(|(_, line, _)| line == 8), "{d}");
 }
+
+#[test]
+fn templates_seen_in_earlier_levels_come_back_less_often() {
+    use dungeonflow::expand::{TemplateHistory, expand_with_history};
+    let p =
+        project_with("name: t\nnodes:\n  start: entrance\n  a: normal\nedges:\n  - start -> a\n");
+    let flow = p.flow("t").expect("flow");
+    let pick = |history: &TemplateHistory, seed| {
+        let g = expand_with_history(flow, &p.library, seed, &Default::default(), history)
+            .expect("expands");
+        g.graph[g.find("a").expect("a")]
+            .template
+            .clone()
+            .expect("template")
+    };
+    let fresh = TemplateHistory::default();
+    let favourite = pick(&fresh, 0);
+    let seen: TemplateHistory = [(favourite.clone(), 9)].into_iter().collect();
+    let n = 4000;
+    let before = (0..n).filter(|&s| pick(&fresh, s) == favourite).count() as f64;
+    let after = (0..n).filter(|&s| pick(&seen, s) == favourite).count() as f64;
+    // Weight divided by 1 + 9: about ten times rarer (the others' share grows slightly).
+    assert!(
+        after * 6.0 < before && after > 0.0,
+        "before {before}, after {after}"
+    );
+}

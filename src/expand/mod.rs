@@ -31,6 +31,23 @@ pub fn expand(
     seed: u64,
     flags: &BTreeSet<String>,
 ) -> Result<LevelGraph, Diagnostic> {
+    expand_with_history(flow, library, seed, flags, &TemplateHistory::default())
+}
+
+/// How often each template was used by earlier levels of a run (a game's
+/// floors, a batch): a template's weight is divided by `1 + uses`, so rooms
+/// the player has seen come back less often.
+pub type TemplateHistory = std::collections::BTreeMap<String, u32>;
+
+/// [`expand`] with the template uses of earlier levels lowering their weights.
+/// Record a level's templates with [`record_templates`].
+pub fn expand_with_history(
+    flow: &Flow,
+    library: &RoomLibrary,
+    seed: u64,
+    flags: &BTreeSet<String>,
+    history: &TemplateHistory,
+) -> Result<LevelGraph, Diagnostic> {
     let Some(graph) = flow.graph() else {
         return Err(Diagnostic::error(
             "expand::not-a-flow",
@@ -56,6 +73,7 @@ pub fn expand(
     templates::choose(
         flow,
         library,
+        history,
         &mut level,
         &mut Rng::derive(seed, "templates"),
     )?;
@@ -75,5 +93,22 @@ pub fn repick_templates(
             room.template = None;
         }
     }
-    templates::choose(flow, library, level, &mut Rng::new(seed))
+    templates::choose(
+        flow,
+        library,
+        &TemplateHistory::default(),
+        level,
+        &mut Rng::new(seed),
+    )
+}
+
+/// Adds the templates of `level` to `history`.
+pub fn record_templates(history: &mut TemplateHistory, level: &LevelGraph) {
+    for t in level
+        .graph
+        .node_weights()
+        .filter_map(|r| r.template.as_ref())
+    {
+        *history.entry(t.clone()).or_insert(0) += 1;
+    }
 }

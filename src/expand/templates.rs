@@ -28,6 +28,7 @@ const NO_FALLBACK: &[&str] = &["entrance", "exit", "boss"];
 pub fn choose(
     flow: &Flow,
     library: &RoomLibrary,
+    history: &super::TemplateHistory,
     level: &mut LevelGraph,
     rng: &mut Rng,
 ) -> Result<(), Diagnostic> {
@@ -83,7 +84,10 @@ pub fn choose(
             if options.iter().any(|t| t.usable_exits() > needed) {
                 options.retain(|t| t.usable_exits() > needed);
             }
-            let weights: Vec<f64> = options.iter().map(|t| t.weight).collect();
+            let weights: Vec<f64> = options
+                .iter()
+                .map(|t| t.weight / f64::from(1 + history.get(&t.name).copied().unwrap_or(0)))
+                .collect();
             if let Some(i) = rng.weighted(&weights) {
                 pick = Some(options[i].name.clone());
                 break;
