@@ -62,11 +62,12 @@ impl Decoder {
         label: impl Into<String>,
         help: impl Into<String>,
     ) {
-        let d = Diagnostic::error(code, message)
-            .in_file(&self.file)
-            .label(span, label)
-            .help(help);
-        self.diags.push(d);
+        self.record(
+            Diagnostic::error(code, message),
+            span,
+            label.into(),
+            help.into(),
+        );
     }
 
     /// Records a warning labelled at `span`.
@@ -78,11 +79,17 @@ impl Decoder {
         label: impl Into<String>,
         help: impl Into<String>,
     ) {
-        let d = Diagnostic::warning(code, message)
-            .in_file(&self.file)
-            .label(span, label)
-            .help(help);
-        self.diags.push(d);
+        self.record(
+            Diagnostic::warning(code, message),
+            span,
+            label.into(),
+            help.into(),
+        );
+    }
+
+    fn record(&mut self, d: Diagnostic, span: Range<usize>, label: String, help: String) {
+        self.diags
+            .push(d.in_file(&self.file).label(span, label).help(help));
     }
 
     /// Whether any error (not warning) was recorded.
