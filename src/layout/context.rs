@@ -39,6 +39,8 @@ impl Ctx<'_> {
 
 /// Free tiles required ahead of an exit reserved for a link to another composite.
 const OPEN_DEPTH: i32 = 4;
+/// Half the width of that band.
+const OPEN_HALF_WIDTH: i32 = 2;
 
 /// A way to place a new room against a placed one.
 #[derive(Clone, Copy, Debug)]
@@ -309,15 +311,24 @@ impl Ctx<'_> {
 
     /// Free exits of a room with `depth` free tiles straight in front of them.
     pub fn open_exits(&self, canvas: &Canvas, room: usize, depth: i32) -> usize {
+        self.open_exits_wide(canvas, room, depth, 0)
+    }
+
+    /// Free exits of a room with a free band `depth` tiles deep and
+    /// `2 * half + 1` wide in front of them.
+    pub fn open_exits_wide(&self, canvas: &Canvas, room: usize, depth: i32, half: i32) -> usize {
         let q = &canvas.rooms[room];
         let qs = &self.shapes[q.shape];
         (0..qs.exits.len())
             .filter(|&e| self.exit_free(qs, &q.used, e))
             .filter(|&e| {
-                let mut p = exit_cell(q, &qs.exits[e]);
-                (0..depth).all(|_| {
-                    p = p.step(qs.exits[e].dir);
-                    !canvas.corridor.contains(&p) && !canvas.is_room_tile(self.shapes, p)
+                let (dx, dy) = qs.exits[e].dir.delta();
+                let c = exit_cell(q, &qs.exits[e]);
+                (1..=depth).all(|k| {
+                    (-half..=half).all(|j| {
+                        let p = Pos::new(c.x + dx * k - dy * j, c.y + dy * k + dx * j);
+                        !canvas.corridor.contains(&p) && !canvas.is_room_tile(self.shapes, p)
+                    })
                 })
             })
             .count()
@@ -329,7 +340,7 @@ impl Ctx<'_> {
     pub fn composite_open(&self, canvas: &Canvas) -> bool {
         (0..canvas.rooms.len()).all(|i| {
             let pending = self.pending(canvas, canvas.rooms[i].node, None).len();
-            pending == 0 || self.open_exits(canvas, i, OPEN_DEPTH) >= pending
+            pending == 0 || self.open_exits_wide(canvas, i, OPEN_DEPTH, OPEN_HALF_WIDTH) >= pending
         })
     }
 
