@@ -21,18 +21,7 @@ fn bundled_content_is_large_enough() {
     let project = Project::bundled();
     assert!(project.library.templates().len() >= 60);
     assert!(project.flows.len() >= 8);
-    for category in [
-        "entrance",
-        "exit",
-        "normal",
-        "hub",
-        "reward",
-        "shop",
-        "secret",
-        "special",
-        "boss",
-        "connector",
-    ] {
+    for &category in dungeonflow::category::BUILTIN {
         assert!(
             project.library.candidates(category, &[]).count() >= 3,
             "few `{category}` templates"
