@@ -190,45 +190,12 @@ fn sample(g: &crate::generate::Generated, ms: f64) -> Sample {
 /// Connections on the shortest walk from the first room to the boss (or the
 /// exit, or the farthest room), one-way doors honoured.
 pub fn critical_path(level: &crate::level::Level) -> usize {
-    let index: BTreeMap<&str, usize> = level
-        .rooms
-        .iter()
-        .enumerate()
-        .map(|(i, r)| (r.id.as_str(), i))
-        .collect();
-    let mut adj = vec![Vec::new(); level.rooms.len()];
-    for c in &level.connections {
-        if let (Some(&a), Some(&b)) = (index.get(c.from.as_str()), index.get(c.to.as_str())) {
-            adj[a].push(b);
-            if !c.one_way {
-                adj[b].push(a);
-            }
-        }
-    }
-    let mut dist = vec![usize::MAX; level.rooms.len()];
-    let mut queue = std::collections::VecDeque::new();
-    if !dist.is_empty() {
-        dist[0] = 0;
-        queue.push_back(0);
-    }
-    while let Some(v) = queue.pop_front() {
-        for &w in &adj[v] {
-            if dist[w] == usize::MAX {
-                dist[w] = dist[v] + 1;
-                queue.push_back(w);
-            }
-        }
-    }
+    let dist = level.steps_from_entrance();
     let goal = ["boss", "exit"]
         .iter()
         .find_map(|c| level.rooms.iter().position(|r| r.category == *c));
-    match goal {
-        Some(g) if dist[g] != usize::MAX => dist[g],
-        _ => dist
-            .iter()
-            .copied()
-            .filter(|d| *d != usize::MAX)
-            .max()
-            .unwrap_or(0),
+    match goal.and_then(|g| dist[g]) {
+        Some(d) => d,
+        None => dist.iter().flatten().copied().max().unwrap_or(0),
     }
 }

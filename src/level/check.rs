@@ -131,6 +131,17 @@ impl Level {
     /// Ids of rooms that cannot be reached from the first room, passing
     /// one-way connections only forwards (locks ignored).
     pub fn unreachable_rooms(&self) -> Vec<String> {
+        self.rooms
+            .iter()
+            .zip(self.steps_from_entrance())
+            .filter(|(_, d)| d.is_none())
+            .map(|(r, _)| r.id.clone())
+            .collect()
+    }
+
+    /// Connections walked from the first room to each room (`None` when
+    /// unreachable), passing one-way connections only forwards, locks ignored.
+    pub fn steps_from_entrance(&self) -> Vec<Option<usize>> {
         let index: BTreeMap<&str, usize> = self
             .rooms
             .iter()
@@ -146,25 +157,21 @@ impl Level {
                 }
             }
         }
-        let mut seen = vec![false; self.rooms.len()];
+        let mut dist = vec![None; self.rooms.len()];
         let mut queue = VecDeque::new();
         if !self.rooms.is_empty() {
-            seen[0] = true;
+            dist[0] = Some(0);
             queue.push_back(0);
         }
         while let Some(v) = queue.pop_front() {
+            let next = dist[v].map(|d| d + 1);
             for &w in &adj[v] {
-                if !seen[w] {
-                    seen[w] = true;
+                if dist[w].is_none() {
+                    dist[w] = next;
                     queue.push_back(w);
                 }
             }
         }
-        self.rooms
-            .iter()
-            .zip(seen)
-            .filter(|(_, s)| !s)
-            .map(|(r, _)| r.id.clone())
-            .collect()
+        dist
     }
 }
