@@ -48,11 +48,7 @@ pub fn generate_with(
     let params = match &flow.generator {
         Generator::Flow(g) => g.layout.clone(),
         other => {
-            let name = match other {
-                Generator::Isaac(_) => "isaac",
-                Generator::Scatter(_) => "scatter",
-                _ => "nested_puzzle",
-            };
+            let name = other.name();
             return Err(Diagnostic::error(
                 "generate::unavailable",
                 format!("the `{name}` generator is not implemented yet"),

@@ -56,6 +56,16 @@ pub enum Generator {
 impl Generator {
     /// Names accepted by `generator:`.
     pub const NAMES: [&'static str; 4] = ["flow", "isaac", "scatter", "nested_puzzle"];
+
+    /// The name written after `generator:`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Generator::Flow(_) => Self::NAMES[0],
+            Generator::Isaac(_) => Self::NAMES[1],
+            Generator::Scatter(_) => Self::NAMES[2],
+            Generator::NestedPuzzle(_) => Self::NAMES[3],
+        }
+    }
 }
 
 /// The graph part of a flow.
