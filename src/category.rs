@@ -17,6 +17,29 @@ pub const BUILTIN: &[&str] = &[
     "connector",
 ];
 
+/// Fill colour of a category in pictures and graphs, as RGB. Custom
+/// categories get the colour of `normal`.
+pub fn colour(category: &str) -> [u8; 3] {
+    match category {
+        "entrance" => [0x8f, 0xd1, 0x9e],
+        "exit" => [0x7f, 0xb3, 0xe6],
+        "boss" => [0xe0, 0x7a, 0x6f],
+        "reward" => [0xf2, 0xd1, 0x6b],
+        "shop" => [0xc9, 0xa0, 0xdc],
+        "secret" => [0x9e, 0x9e, 0x9e],
+        "hub" => [0xf0, 0xa8, 0x68],
+        "special" => [0x6f, 0xd0, 0xc8],
+        "connector" => [0xd8, 0xd0, 0xc0],
+        _ => [0xe8, 0xe4, 0xda],
+    }
+}
+
+/// [`colour`] as `#rrggbb`.
+pub fn colour_hex(category: &str) -> String {
+    let [r, g, b] = colour(category);
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
 /// Whether `name` is a built-in category.
 pub fn is_builtin(name: &str) -> bool {
     BUILTIN.contains(&name)

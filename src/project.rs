@@ -9,6 +9,7 @@ use include_dir::{Dir, include_dir};
 
 use crate::diag::{Diagnostic, SourceFile};
 use crate::flow::{Flow, load_flow_file, validate_flow};
+use crate::level::Level;
 use crate::rooms::{RoomLibrary, RoomTemplate, load_room_file};
 use crate::yaml::MAX_FILE_BYTES;
 
@@ -148,6 +149,43 @@ impl Project {
                 .find(|f| f.file.name == name_or_path)
                 .or_else(|| self.flows.get(stem))
         })
+    }
+
+    /// The flow `wanted` (name or path), or why it cannot be used: its own
+    /// errors when it has some, else "no flow named" with a suggestion.
+    pub fn find_flow(&self, wanted: &str) -> Result<&Flow, Vec<Diagnostic>> {
+        if let Some(flow) = self.flow(wanted) {
+            return Ok(flow);
+        }
+        let own: Vec<Diagnostic> = self
+            .diagnostics
+            .iter()
+            .filter(|d| {
+                d.is_error()
+                    && d.file.as_ref().is_some_and(|f| {
+                        f.name == wanted || f.name.ends_with(&format!("/{wanted}.yaml"))
+                    })
+            })
+            .cloned()
+            .collect();
+        if !own.is_empty() {
+            return Err(own);
+        }
+        let known: Vec<&str> = self.flows.keys().map(String::as_str).collect();
+        Err(vec![
+            Diagnostic::error("project::unknown-flow", format!("no flow named `{wanted}`"))
+                .help(crate::diag::suggest(wanted, &known)),
+        ])
+    }
+
+    /// Generates the level of flow `name` for `seed`, with no injection
+    /// flags: the one call a snapshot test of a flow needs. Errors are the
+    /// flow's diagnostics (render them with [`Diagnostic::render`]).
+    pub fn generate(&self, name: &str, seed: u64) -> Result<Level, Vec<Diagnostic>> {
+        let flow = self.find_flow(name)?;
+        crate::generate::generate(flow, &self.library, seed, &Default::default())
+            .map(|g| g.level)
+            .map_err(|d| vec![d])
     }
 }
 

@@ -154,6 +154,42 @@ fn unknown_flow_is_a_diagnostic_with_a_suggestion() {
 }
 
 /// Whether a line holds `FILE.yaml:LINE:COLUMN`.
+#[test]
+fn generate_writes_png_and_svg_by_extension_or_flag() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let png = dir.path().join("level.png");
+    let svg = dir.path().join("level.svg");
+    for (path, extra) in [(&png, "--labels"), (&svg, "--graph")] {
+        let out = df(&[
+            "generate",
+            "--seed",
+            "4",
+            extra,
+            "-o",
+            path.to_str().expect("utf-8 path"),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let bytes = std::fs::read(&png).expect("png written");
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"));
+    let text = std::fs::read_to_string(&svg).expect("svg written");
+    assert!(text.starts_with("<svg") && text.contains("class=\"graph\""));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&png).expect("meta").permissions().mode();
+        assert_eq!(mode & 0o777, 0o644, "a new file is readable by others");
+    }
+    // Piped (not a terminal), PNG bytes may go to stdout.
+    let piped = df(&["generate", "--seed", "4", "--format", "png"]);
+    assert!(piped.status.success());
+    assert!(piped.stdout.starts_with(b"\x89PNG"));
+}
+
 fn has_line_col(line: &str) -> bool {
     line.split(".yaml:").skip(1).any(|rest| {
         let mut parts = rest.splitn(3, ':');

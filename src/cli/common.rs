@@ -56,30 +56,7 @@ pub fn pick_flow<'p>(
     project: &'p Project,
     name: Option<&str>,
 ) -> Result<&'p Flow, Vec<Diagnostic>> {
-    let wanted = name.unwrap_or(DEFAULT_FLOW);
-    if let Some(flow) = project.flow(wanted) {
-        return Ok(flow);
-    }
-    // The flow exists but has errors: show them.
-    let own: Vec<Diagnostic> = project
-        .diagnostics
-        .iter()
-        .filter(|d| {
-            d.is_error()
-                && d.file.as_ref().is_some_and(|f| {
-                    f.name == wanted || f.name.ends_with(&format!("/{wanted}.yaml"))
-                })
-        })
-        .cloned()
-        .collect();
-    if !own.is_empty() {
-        return Err(own);
-    }
-    let known: Vec<&str> = project.flows.keys().map(String::as_str).collect();
-    Err(vec![
-        Diagnostic::error("cli::unknown-flow", format!("no flow named `{wanted}`"))
-            .help(crate::diag::suggest(wanted, &known)),
-    ])
+    project.find_flow(name.unwrap_or(DEFAULT_FLOW))
 }
 
 /// The `--flag` values as a set.

@@ -1,11 +1,12 @@
-//! `dungeonflow generate [FLOW] [--seed N] [--flag NAME]... [--format ascii|json] [-o FILE]`.
+//! `dungeonflow generate [FLOW] [--seed N] [--flag NAME]... [--format F] [-o FILE]`.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::common::{ProjectArgs, flag_set, pick_flow};
 use crate::diag::Diagnostic;
-use crate::render::{render_ascii, write_atomic};
+use crate::render::{Format, RenderOptions, write_rendered};
 
 /// Arguments of `generate`.
 #[derive(clap::Args, Debug)]
@@ -24,17 +25,17 @@ pub struct Args {
     /// Write to this file (atomically) instead of stdout.
     #[arg(short, long)]
     output: Option<PathBuf>,
-    /// Write room ids on the ASCII map.
+    /// Write room ids on the map (ASCII, PNG, SVG).
     #[arg(long)]
     labels: bool,
+    /// Pixels per tile in a PNG (and the size of an SVG).
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(1..=64))]
+    scale: u32,
+    /// Draw the flow graph over an SVG.
+    #[arg(long)]
+    graph: bool,
     #[command(flatten)]
     project: ProjectArgs,
-}
-
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum Format {
-    Ascii,
-    Json,
 }
 
 /// Generates one level and prints or writes it.
@@ -44,31 +45,46 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
     let seed = args.seed.unwrap_or_else(random_seed);
     let generated = crate::generate::generate(flow, &project.library, seed, &flag_set(&args.flags))
         .map_err(|d| vec![d])?;
-    let format = args.format.unwrap_or(
-        match args
-            .output
-            .as_ref()
-            .and_then(|p| p.extension())
-            .and_then(|e| e.to_str())
-        {
-            Some("json") => Format::Json,
-            _ => Format::Ascii,
-        },
-    );
-    let text = match format {
-        Format::Ascii => render_ascii(&generated.level, args.labels),
-        Format::Json => serde_json::to_string_pretty(&generated.level).unwrap_or_default() + "\n",
+    let format = args
+        .format
+        .or_else(|| args.output.as_deref().and_then(Format::from_path))
+        .unwrap_or(Format::Ascii);
+    let options = RenderOptions {
+        labels: args.labels,
+        scale: args.scale,
+        graph: args.graph,
     };
+    let file_name = args
+        .output
+        .as_ref()
+        .and_then(|p| p.file_name())
+        .map_or("level".into(), |n| n.to_string_lossy().into_owned());
+    let rendered = format
+        .render(&generated.level, &options, &file_name)
+        .map_err(|d| vec![d])?;
     match &args.output {
         Some(path) => {
-            write_atomic(path, text.as_bytes()).map_err(|d| vec![d])?;
+            write_rendered(path, &rendered).map_err(|d| vec![d])?;
             eprintln!(
                 "wrote {} (flow `{}`, seed {seed})",
                 path.display(),
                 flow.name.value
             );
         }
-        None => print!("{text}"),
+        None if !format.is_text() && std::io::stdout().is_terminal() => {
+            return Err(vec![
+                Diagnostic::error(
+                    "cli::binary-output",
+                    format!("{format:?} output is binary and stdout is a terminal"),
+                )
+                .help("pass -o FILE (the format then also follows its extension)"),
+            ]);
+        }
+        None => {
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            let _ = out.write_all(&rendered.main).and_then(|()| out.flush());
+        }
     }
     if args.seed.is_none() {
         eprintln!("seed: {seed} (pass --seed {seed} to get this level again)");

@@ -106,7 +106,7 @@ impl LevelGraph {
             s += &format!(
                 "  \"{}\" [label=\"{label}{keys}\", fillcolor=\"{}\"];\n",
                 r.id,
-                category_colour(&r.category)
+                crate::category::colour_hex(&r.category)
             );
         }
         for e in self.graph.edge_references() {
@@ -137,21 +137,5 @@ impl LevelGraph {
             );
         }
         s + "}\n"
-    }
-}
-
-/// Fill colour of a category in pictures and graphs.
-pub fn category_colour(category: &str) -> &'static str {
-    match category {
-        "entrance" => "#8fd19e",
-        "exit" => "#7fb3e6",
-        "boss" => "#e07a6f",
-        "reward" => "#f2d16b",
-        "shop" => "#c9a0dc",
-        "secret" => "#9e9e9e",
-        "hub" => "#f0a868",
-        "special" => "#6fd0c8",
-        "connector" => "#d8d0c0",
-        _ => "#e8e4da",
     }
 }

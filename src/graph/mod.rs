@@ -5,6 +5,6 @@ mod export;
 mod level_graph;
 
 pub use composites::{Composite, CompositeKind, Decomposition, Ear, decompose, smallest_cycle};
-pub use export::{EdgeView, GraphView, RoomView, category_colour};
+pub use export::{EdgeView, GraphView, RoomView};
 
 pub use level_graph::{Connection, EdgeKind, LevelGraph, Origin, RoomNode};

@@ -4,6 +4,7 @@
 
 mod check;
 mod json;
+mod snapshot;
 
 use serde::Serialize;
 

@@ -1,12 +1,118 @@
-//! Renderers: every generator's [`Level`] goes through the same ones.
+//! Renderers: every generator's [`Level`] goes through the same ones. A
+//! [`Format`] turns a level into bytes ([`Rendered`]); [`write_rendered`]
+//! puts them on disk atomically.
 
 mod ascii;
+mod png;
+mod scene;
+mod svg;
 
 pub use ascii::render_ascii;
+pub use png::{MAX_SIDE, paint, palette, render_png};
+pub use svg::render_svg;
 
 use std::path::Path;
 
 use crate::diag::Diagnostic;
+use crate::level::Level;
+
+/// An output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// The tile grid as text with a legend.
+    Ascii,
+    /// The `dungeonflow-level/1` JSON contract.
+    Json,
+    /// A top-down picture.
+    Png,
+    /// Rooms as vector shapes, optionally with the flow graph.
+    Svg,
+}
+
+impl Format {
+    /// The format a file name's extension asks for (`.txt`, `.json`, `.png`,
+    /// `.svg`).
+    pub fn from_path(path: &Path) -> Option<Format> {
+        match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
+            "txt" => Some(Format::Ascii),
+            "json" => Some(Format::Json),
+            "png" => Some(Format::Png),
+            "svg" => Some(Format::Svg),
+            _ => None,
+        }
+    }
+
+    /// Whether the output is text that can go to a terminal.
+    pub fn is_text(self) -> bool {
+        matches!(self, Format::Ascii | Format::Json | Format::Svg)
+    }
+
+    /// Renders `level`. `file_name` is the name the main output will have on
+    /// disk; formats with companion files name them after it.
+    pub fn render(
+        self,
+        level: &Level,
+        options: &RenderOptions,
+        file_name: &str,
+    ) -> Result<Rendered, Diagnostic> {
+        let _ = file_name;
+        let main = match self {
+            Format::Ascii => render_ascii(level, options.labels).into_bytes(),
+            Format::Json => (serde_json::to_string_pretty(level).map_err(|e| {
+                Diagnostic::error("render::json", format!("cannot write JSON: {e}"))
+            })? + "\n")
+                .into_bytes(),
+            Format::Png => render_png(level, options)?,
+            Format::Svg => render_svg(level, options).into_bytes(),
+        };
+        Ok(Rendered {
+            main,
+            companions: Vec::new(),
+        })
+    }
+}
+
+/// What a renderer may be asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RenderOptions {
+    /// Write room ids on the map.
+    pub labels: bool,
+    /// Pixels per tile (PNG, and the size of an SVG).
+    pub scale: u32,
+    /// Draw the flow graph over the map (SVG).
+    pub graph: bool,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            labels: false,
+            scale: 12,
+            graph: false,
+        }
+    }
+}
+
+/// A rendered level: the main file's bytes and companion files (by file
+/// name, written beside it).
+#[derive(Clone, Debug, Default)]
+pub struct Rendered {
+    /// The main output.
+    pub main: Vec<u8>,
+    /// Files the main output refers to, such as a tileset image.
+    pub companions: Vec<(String, Vec<u8>)>,
+}
+
+/// Writes a rendered level to `path` and its companions beside it, each
+/// atomically; companions first, so the main file never refers to a
+/// missing one.
+pub fn write_rendered(path: &Path, rendered: &Rendered) -> Result<(), Diagnostic> {
+    let dir = path.parent().unwrap_or(Path::new(""));
+    for (name, bytes) in &rendered.companions {
+        write_atomic(&dir.join(name), bytes)?;
+    }
+    write_atomic(path, &rendered.main)
+}
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same folder,
 /// renamed over the target, so a reader never sees a half-written file.
@@ -21,7 +127,26 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Diagnostic> {
     };
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
     tmp.write_all(bytes).map_err(fail)?;
+    if let Some(permissions) = permissions_for(path) {
+        tmp.as_file().set_permissions(permissions).map_err(fail)?;
+    }
     tmp.as_file().sync_all().map_err(fail)?;
     tmp.persist(path).map_err(|e| fail(e.error))?;
     Ok(())
+}
+
+/// The permissions of the file being replaced, or the usual ones for a new
+/// file on Unix (a temporary file starts private); `None` keeps the
+/// temporary file's own.
+fn permissions_for(path: &Path) -> Option<std::fs::Permissions> {
+    if let Ok(meta) = std::fs::metadata(path) {
+        return Some(meta.permissions());
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        Some(std::fs::Permissions::from_mode(0o644))
+    }
+    #[cfg(not(unix))]
+    None
 }

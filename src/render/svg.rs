@@ -1,0 +1,223 @@
+//! SVG: rooms as shapes tinted by category with labels, walls, corridors,
+//! doors (locked and one-way marked), keys, and optionally the flow graph
+//! drawn over the map. One user unit per tile, so coordinates are tiles.
+
+use std::fmt::Write;
+
+use super::RenderOptions;
+use super::scene::Scene;
+use crate::level::{ConnectionKind, Level, TileKind};
+
+/// Writes the level as an SVG document.
+pub fn render_svg(level: &Level, options: &RenderOptions) -> String {
+    let scene = Scene::new(level);
+    let (w, h) = (level.width.max(1), level.height.max(1));
+    let scale = options.scale.max(1) as i32;
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" width=\"{}\" height=\"{}\">\n",
+        w * scale,
+        h * scale
+    );
+    out += &format!(
+        "<title>{} `{}` seed {}</title>\n",
+        level.generator,
+        escape(&level.flow),
+        level.seed
+    );
+    out += "<style>text{font:0.9px sans-serif;text-anchor:middle;dominant-baseline:central;\
+            paint-order:stroke;stroke:#fff;stroke-width:0.25px}\
+            .graph line{stroke:#2255cc;stroke-width:0.25}.graph .warp{stroke-dasharray:0.6 0.4}\
+            .graph circle{fill:#2255cc}</style>\n";
+    out += "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" \
+            markerWidth=\"4\" markerHeight=\"4\" orient=\"auto\">\
+            <path d=\"M0 0L10 5L0 10z\" fill=\"#2255cc\"/></marker></defs>\n";
+    out += &format!("<rect width=\"{w}\" height=\"{h}\" fill=\"#1e1e24\"/>\n");
+    out += &runs_path(&scene, "walls", "#454550", |k, _| k == TileKind::Wall);
+    out += &runs_path(&scene, "corridors", "#b89f74", |k, _| {
+        k == TileKind::Corridor
+    });
+    out += "<g class=\"rooms\">\n";
+    for (i, room) in level.rooms.iter().enumerate() {
+        let shape = runs_path(
+            &scene,
+            "room",
+            &crate::category::colour_hex(&room.category),
+            |k, o| matches!(k, TileKind::Floor | TileKind::Pillar) && o == Some(i),
+        );
+        let attrs = format!(
+            " data-id=\"{}\" data-category=\"{}\" data-template=\"{}\"",
+            escape(&room.id),
+            escape(&room.category),
+            escape(&room.template)
+        );
+        out += &shape.replacen("<path", &format!("<path{attrs}"), 1);
+    }
+    out += "</g>\n";
+    out += &runs_path(&scene, "pits", "#101018", |k, _| k == TileKind::Pit);
+    out += &pillars(level);
+    out += &doors(&scene);
+    out += &keys(level);
+    if options.graph {
+        out += &graph(&scene);
+    }
+    if options.labels {
+        out += &labels(&scene);
+    }
+    out += "</svg>\n";
+    out
+}
+
+/// One `<path>` covering every tile for which `keep(kind, owner)` holds, as
+/// horizontal runs (empty string when there is none).
+fn runs_path(
+    scene: &Scene,
+    class: &str,
+    fill: &str,
+    keep: impl Fn(TileKind, Option<usize>) -> bool,
+) -> String {
+    let level = scene.level;
+    let mut d = String::new();
+    for y in 0..level.height {
+        let mut x = 0;
+        while x < level.width {
+            if !keep(level.tile(x, y), scene.owner(x, y)) {
+                x += 1;
+                continue;
+            }
+            let start = x;
+            while x < level.width && keep(level.tile(x, y), scene.owner(x, y)) {
+                x += 1;
+            }
+            let _ = write!(d, "M{start} {y}h{}v1h-{}z", x - start, x - start);
+        }
+    }
+    if d.is_empty() {
+        return String::new();
+    }
+    format!("<path class=\"{class}\" fill=\"{fill}\" d=\"{d}\"/>\n")
+}
+
+fn pillars(level: &Level) -> String {
+    let mut out = String::from("<g class=\"pillars\" fill=\"#6b6b73\">\n");
+    for y in 0..level.height {
+        for x in 0..level.width {
+            if level.tile(x, y) == TileKind::Pillar {
+                let _ = writeln!(out, "<circle cx=\"{x}.5\" cy=\"{y}.5\" r=\"0.37\"/>");
+            }
+        }
+    }
+    out + "</g>\n"
+}
+
+fn doors(scene: &Scene) -> String {
+    let level = scene.level;
+    let mut out = String::from("<g class=\"doors\">\n");
+    for y in 0..level.height {
+        for x in 0..level.width {
+            let (class, fill) = match level.tile(x, y) {
+                TileKind::Door => ("door", "#8b5a2b"),
+                TileKind::LockedDoor => ("locked", "#c62828"),
+                TileKind::OneWayDoor => ("one-way", "#e08a1e"),
+                _ => continue,
+            };
+            let _ = writeln!(
+                out,
+                "<rect class=\"{class}\" x=\"{x}\" y=\"{y}\" width=\"1\" height=\"1\" fill=\"{fill}\"/>"
+            );
+        }
+    }
+    for ([x, y], [dx, dy]) in scene.one_way_steps() {
+        let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
+        let (fx, fy) = (dx as f32, dy as f32);
+        let tip = (cx + 0.3 * fx, cy + 0.3 * fy);
+        let back = (cx - 0.3 * fx, cy - 0.3 * fy);
+        let _ = writeln!(
+            out,
+            "<polygon class=\"arrow\" fill=\"#fff\" points=\"{},{} {},{} {},{}\"/>",
+            tip.0,
+            tip.1,
+            back.0 - 0.3 * fy,
+            back.1 - 0.3 * fx,
+            back.0 + 0.3 * fy,
+            back.1 + 0.3 * fx
+        );
+    }
+    out + "</g>\n"
+}
+
+fn keys(level: &Level) -> String {
+    let mut out = String::from(
+        "<g class=\"keys\" fill=\"#ffd700\" stroke=\"#101010\" stroke-width=\"0.1\">\n",
+    );
+    for item in &level.items {
+        let (cx, cy) = (item.x as f32 + 0.5, item.y as f32 + 0.5);
+        let _ = writeln!(
+            out,
+            "<polygon data-id=\"{}\" points=\"{cx},{} {},{cy} {cx},{} {},{cy}\"><title>{} {}</title></polygon>",
+            escape(&item.id),
+            cy - 0.4,
+            cx + 0.4,
+            cy + 0.4,
+            cx - 0.4,
+            escape(&item.kind),
+            escape(&item.id)
+        );
+    }
+    out + "</g>\n"
+}
+
+fn labels(scene: &Scene) -> String {
+    let mut out = String::from("<g class=\"labels\">\n");
+    for (i, room) in scene.level.rooms.iter().enumerate() {
+        let (x, y) = scene.label_anchor(i);
+        let _ = writeln!(out, "<text x=\"{x}\" y=\"{y}\">{}</text>", escape(&room.id));
+    }
+    out + "</g>\n"
+}
+
+/// The connections as lines between room label anchors; one-way ones end in
+/// an arrow, warps are dashed.
+fn graph(scene: &Scene) -> String {
+    let level = scene.level;
+    let anchor = |id: &str| {
+        level
+            .rooms
+            .iter()
+            .position(|r| r.id == id)
+            .map(|i| scene.label_anchor(i))
+    };
+    let mut out = String::from("<g class=\"graph\">\n");
+    for c in &level.connections {
+        let (Some(a), Some(b)) = (anchor(&c.from), anchor(&c.to)) else {
+            continue;
+        };
+        let class = if c.kind == ConnectionKind::Warp {
+            " class=\"warp\""
+        } else {
+            ""
+        };
+        let marker = if c.one_way {
+            " marker-end=\"url(#arrow)\""
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "<line{class} x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"{marker}/>",
+            a.0, a.1, b.0, b.1
+        );
+    }
+    for i in 0..level.rooms.len() {
+        let (x, y) = scene.label_anchor(i);
+        let _ = writeln!(out, "<circle cx=\"{x}\" cy=\"{y}\" r=\"0.35\"/>");
+    }
+    out + "</g>\n"
+}
+
+/// Escapes text for XML content and attributes.
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}

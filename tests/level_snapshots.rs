@@ -1,0 +1,17 @@
+//! Every bundled flow pinned at fixed seeds through the public snapshot API,
+//! exactly as the README's "Snapshot-test your flows" section shows users.
+
+use dungeonflow::Project;
+
+#[test]
+fn bundled_flows_at_fixed_seeds() {
+    let project = Project::bundled();
+    assert!(!project.has_errors());
+    for name in project.flows.keys() {
+        for seed in [1, 2] {
+            let level = project.generate(name, seed).expect("lays out");
+            level.check().expect("a valid level");
+            insta::assert_snapshot!(format!("{name}_seed{seed}"), level.snapshot());
+        }
+    }
+}
