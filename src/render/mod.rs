@@ -1,8 +1,10 @@
 //! Renderers: every generator's [`Level`] goes through the same ones.
 
 mod ascii;
+mod tiled;
 
 pub use ascii::render_ascii;
+pub use tiled::{TiledExport, render_tiled};
 
 use std::path::Path;
 
