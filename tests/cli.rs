@@ -190,6 +190,33 @@ fn generate_writes_png_and_svg_by_extension_or_flag() {
     assert!(piped.stdout.starts_with(b"\x89PNG"));
 }
 
+#[test]
+fn generate_tiled_writes_the_map_and_its_tileset_beside_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let map = dir.path().join("crypt.tmj");
+    let out = df(&[
+        "generate",
+        "--seed",
+        "2",
+        "-o",
+        map.to_str().expect("utf-8"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&map).expect("map")).expect("json");
+    assert_eq!(json["tilesets"][0]["image"], "crypt.tileset.png");
+    let tileset = std::fs::read(dir.path().join("crypt.tileset.png")).expect("tileset");
+    assert!(tileset.starts_with(b"\x89PNG"));
+    // Without a file there is nowhere to put the tileset.
+    let to_stdout = df(&["generate", "--seed", "2", "--format", "tiled"]);
+    assert_eq!(to_stdout.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&to_stdout.stderr).contains("cli::needs-file"));
+}
+
 fn has_line_col(line: &str) -> bool {
     line.split(".yaml:").skip(1).any(|rest| {
         let mut parts = rest.splitn(3, ':');

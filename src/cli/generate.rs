@@ -71,6 +71,15 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
                 flow.name.value
             );
         }
+        None if format.has_companions() => {
+            return Err(vec![
+                Diagnostic::error(
+                    "cli::needs-file",
+                    "a Tiled map comes with a tileset image and needs -o FILE.tmj",
+                )
+                .help("for example: -o level.tmj (writes level.tmj and level.tileset.png)"),
+            ]);
+        }
         None if !format.is_text() && std::io::stdout().is_terminal() => {
             return Err(vec![
                 Diagnostic::error(

@@ -6,10 +6,12 @@ mod ascii;
 mod png;
 mod scene;
 mod svg;
+mod tiled;
 
 pub use ascii::render_ascii;
 pub use png::{MAX_SIDE, paint, palette, render_png};
 pub use svg::render_svg;
+pub use tiled::{TiledExport, render_tiled};
 
 use std::path::Path;
 
@@ -27,17 +29,20 @@ pub enum Format {
     Png,
     /// Rooms as vector shapes, optionally with the flow graph.
     Svg,
+    /// A Tiled map (`.tmj`) and its tileset image, written beside it.
+    Tiled,
 }
 
 impl Format {
     /// The format a file name's extension asks for (`.txt`, `.json`, `.png`,
-    /// `.svg`).
+    /// `.svg`, `.tmj`).
     pub fn from_path(path: &Path) -> Option<Format> {
         match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
             "txt" => Some(Format::Ascii),
             "json" => Some(Format::Json),
             "png" => Some(Format::Png),
             "svg" => Some(Format::Svg),
+            "tmj" => Some(Format::Tiled),
             _ => None,
         }
     }
@@ -45,6 +50,11 @@ impl Format {
     /// Whether the output is text that can go to a terminal.
     pub fn is_text(self) -> bool {
         matches!(self, Format::Ascii | Format::Json | Format::Svg)
+    }
+
+    /// Whether the output needs files beside it (so cannot go to stdout).
+    pub fn has_companions(self) -> bool {
+        self == Format::Tiled
     }
 
     /// Renders `level`. `file_name` is the name the main output will have on
@@ -55,7 +65,6 @@ impl Format {
         options: &RenderOptions,
         file_name: &str,
     ) -> Result<Rendered, Diagnostic> {
-        let _ = file_name;
         let main = match self {
             Format::Ascii => render_ascii(level, options.labels).into_bytes(),
             Format::Json => (serde_json::to_string_pretty(level).map_err(|e| {
@@ -64,6 +73,14 @@ impl Format {
                 .into_bytes(),
             Format::Png => render_png(level, options)?,
             Format::Svg => render_svg(level, options).into_bytes(),
+            Format::Tiled => {
+                let stem = file_name.strip_suffix(".tmj").unwrap_or(file_name);
+                let export = render_tiled(level, &format!("{stem}.tileset.png"));
+                return Ok(Rendered {
+                    main: export.map_json.into_bytes(),
+                    companions: vec![(export.tileset_file, export.tileset_png)],
+                });
+            }
         };
         Ok(Rendered {
             main,

@@ -1,0 +1,501 @@
+//! Tiled: a `.tmj` map (JSON) with an embedded tileset whose image, drawn
+//! here, is written beside the map.
+//!
+//! Layers: `tiles` (one gid per tile, 0 = void), and the object groups
+//! `rooms` (one rectangle per room), `doors` (one object per connection) and
+//! `items` (one point per key). Every tile of the tileset has a class naming
+//! its kind and a `walkable` property, so a game reads collision from it.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::level::{Connection, ConnectionKind, Item, LEVEL_FORMAT, Level, Room, TileKind};
+
+/// Width and height of a tile, in pixels.
+const TILE: u32 = 16;
+
+/// A Tiled export: the map JSON and the tileset image it references by file name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TiledExport {
+    /// The `.tmj` map.
+    pub map_json: String,
+    /// The tileset image (PNG).
+    pub tileset_png: Vec<u8>,
+    /// The tileset image's file name, as the map references it.
+    pub tileset_file: String,
+}
+
+/// The level as a Tiled map and its tileset image. `tileset_file` is the
+/// tileset image's file name (e.g. "level.tileset.png"), referenced
+/// relatively from the map, so both files go in the same folder.
+pub fn render_tiled(level: &Level, tileset_file: &str) -> TiledExport {
+    let kinds = tileset_kinds();
+    let mut objects = ObjectIds(0);
+    let rooms: Vec<Object> = level
+        .rooms
+        .iter()
+        .map(|r| room_object(objects.next(), r))
+        .collect();
+    let doors: Vec<Object> = level
+        .connections
+        .iter()
+        .map(|c| door_object(objects.next(), level, c))
+        .collect();
+    let items: Vec<Object> = level
+        .items
+        .iter()
+        .map(|i| item_object(objects.next(), i))
+        .collect();
+    let layers = vec![
+        Layer::Tiles(TileLayer {
+            id: 1,
+            name: "tiles",
+            x: 0,
+            y: 0,
+            width: level.width,
+            height: level.height,
+            opacity: 1.0,
+            visible: true,
+            data: level.tiles.iter().map(|&k| gid(&kinds, k)).collect(),
+        }),
+        object_group(2, "rooms", rooms),
+        object_group(3, "doors", doors),
+        object_group(4, "items", items),
+    ];
+    let columns = kinds.len() as u32;
+    let map = Map {
+        kind: "map",
+        version: "1.8",
+        tiledversion: "1.8.2",
+        orientation: "orthogonal",
+        renderorder: "right-down",
+        infinite: false,
+        width: level.width,
+        height: level.height,
+        tilewidth: TILE,
+        tileheight: TILE,
+        nextlayerid: layers.len() as u32 + 1,
+        nextobjectid: objects.0 + 1,
+        properties: vec![
+            Property::string("format", LEVEL_FORMAT),
+            Property::string("generator", &level.generator),
+            Property::string("flow", &level.flow),
+            // A string: Tiled's int properties are 32-bit, seeds are 64-bit.
+            Property::string("seed", &level.seed.to_string()),
+        ],
+        tilesets: vec![Tileset {
+            firstgid: 1,
+            name: "dungeonflow",
+            tilewidth: TILE,
+            tileheight: TILE,
+            tilecount: columns,
+            columns,
+            image: tileset_file,
+            imagewidth: columns * TILE,
+            imageheight: TILE,
+            margin: 0,
+            spacing: 0,
+            tiles: kinds
+                .iter()
+                .enumerate()
+                .map(|(id, &k)| TileInfo {
+                    id: id as u32,
+                    class: k.name(),
+                    properties: vec![Property::bool("walkable", k.is_walkable())],
+                })
+                .collect(),
+        }],
+        layers,
+    };
+    TiledExport {
+        map_json: serde_json::to_string(&map).expect("a map serialises") + "\n",
+        tileset_png: tileset_png(&kinds),
+        tileset_file: tileset_file.to_owned(),
+    }
+}
+
+/// The kinds with a tile in the tileset, in tile id order (all but void).
+fn tileset_kinds() -> Vec<TileKind> {
+    TileKind::ALL
+        .into_iter()
+        .filter(|&k| k != TileKind::Void)
+        .collect()
+}
+
+/// The gid of a kind: 0 for void, else 1 + its tile id (its index in `kinds`).
+fn gid(kinds: &[TileKind], kind: TileKind) -> u32 {
+    kinds
+        .iter()
+        .position(|&k| k == kind)
+        .map_or(0, |i| i as u32 + 1)
+}
+
+/// Hands out object ids 1, 2, 3, ...; `.0` is the last one given.
+struct ObjectIds(u32);
+
+impl ObjectIds {
+    fn next(&mut self) -> u32 {
+        self.0 += 1;
+        self.0
+    }
+}
+
+/// The centre of tile (x, y), in pixels.
+fn centre(x: i32, y: i32) -> (i32, i32) {
+    let half = TILE as i32 / 2;
+    (x * TILE as i32 + half, y * TILE as i32 + half)
+}
+
+fn room_object(id: u32, room: &Room) -> Object {
+    let t = TILE as i32;
+    Object {
+        id,
+        name: room.id.clone(),
+        class: room.category.clone(),
+        x: room.x * t,
+        y: room.y * t,
+        width: room.width * t,
+        height: room.height * t,
+        rotation: 0,
+        visible: true,
+        point: false,
+        polyline: None,
+        properties: vec![
+            Property::string("id", &room.id),
+            Property::string("category", &room.category),
+            Property::string("template", &room.template),
+        ],
+    }
+}
+
+/// A polyline from `from` to `to` through the tile centres of the path
+/// (first, turning and last tiles); a warp has no tiles and is a point at the
+/// centre of its `from` room.
+fn door_object(id: u32, level: &Level, c: &Connection) -> Object {
+    let kind = match c.kind {
+        ConnectionKind::Door => "door",
+        ConnectionKind::Corridor => "corridor",
+        ConnectionKind::Warp => "warp",
+    };
+    let corners: Vec<[i32; 2]> = c
+        .path
+        .iter()
+        .enumerate()
+        .filter(|&(i, p)| {
+            let (Some(prev), Some(next)) = (i.checked_sub(1).map(|j| c.path[j]), c.path.get(i + 1))
+            else {
+                return true;
+            };
+            // Keep the tile unless it is in line with both neighbours.
+            [p[0] - prev[0], p[1] - prev[1]] != [next[0] - p[0], next[1] - p[1]]
+        })
+        .map(|(_, p)| *p)
+        .collect();
+    let (origin, polyline) = match corners.first() {
+        Some(first) => {
+            let (ox, oy) = centre(first[0], first[1]);
+            let points = corners
+                .iter()
+                .map(|p| {
+                    let (x, y) = centre(p[0], p[1]);
+                    Point {
+                        x: x - ox,
+                        y: y - oy,
+                    }
+                })
+                .collect();
+            ((ox, oy), Some(points))
+        }
+        None => {
+            let t = TILE as i32;
+            let origin = level.room(&c.from).map_or((0, 0), |r| {
+                (r.x * t + r.width * t / 2, r.y * t + r.height * t / 2)
+            });
+            (origin, None)
+        }
+    };
+    Object {
+        id,
+        name: format!("{} -> {}", c.from, c.to),
+        class: kind.to_owned(),
+        x: origin.0,
+        y: origin.1,
+        width: 0,
+        height: 0,
+        rotation: 0,
+        visible: true,
+        point: polyline.is_none(),
+        polyline,
+        properties: vec![
+            Property::string("from", &c.from),
+            Property::string("to", &c.to),
+            Property::string("kind", kind),
+            Property::bool("one_way", c.one_way),
+            Property::string("lock", c.lock.as_deref().unwrap_or_default()),
+        ],
+    }
+}
+
+fn item_object(id: u32, item: &Item) -> Object {
+    let (x, y) = centre(item.x, item.y);
+    Object {
+        id,
+        name: item.id.clone(),
+        class: item.kind.clone(),
+        x,
+        y,
+        width: 0,
+        height: 0,
+        rotation: 0,
+        visible: true,
+        point: true,
+        polyline: None,
+        properties: vec![
+            Property::string("id", &item.id),
+            Property::string("kind", &item.kind),
+            Property::string("room", &item.room),
+        ],
+    }
+}
+
+fn object_group(id: u32, name: &'static str, objects: Vec<Object>) -> Layer {
+    Layer::Objects(ObjectGroup {
+        id,
+        name,
+        x: 0,
+        y: 0,
+        opacity: 1.0,
+        visible: true,
+        draworder: "topdown",
+        objects,
+    })
+}
+
+/// The tileset image: one 16x16 tile per kind, side by side.
+fn tileset_png(kinds: &[TileKind]) -> Vec<u8> {
+    let mut img = image::RgbaImage::new(kinds.len() as u32 * TILE, TILE);
+    for (i, &kind) in kinds.iter().enumerate() {
+        for y in 0..TILE {
+            for x in 0..TILE {
+                let [r, g, b] = tile_pixel(kind, x as i32, y as i32);
+                img.put_pixel(i as u32 * TILE + x, y, image::Rgba([r, g, b, 255]));
+            }
+        }
+    }
+    let mut png = Vec::new();
+    img.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .expect("a PNG encodes in memory");
+    png
+}
+
+/// The colour of pixel (x, y) of a kind's tile.
+fn tile_pixel(kind: TileKind, x: i32, y: i32) -> [u8; 3] {
+    let last = TILE as i32 - 1;
+    let edge = x.min(y).min(last - x).min(last - y);
+    // Twice the offset from the tile centre, so the centre is (0, 0).
+    let (dx, dy) = (2 * x - last, 2 * y - last);
+    let floor = || {
+        if x == 0 || y == 0 {
+            [196, 188, 170]
+        } else {
+            [214, 206, 188]
+        }
+    };
+    match kind {
+        TileKind::Void => [0, 0, 0],
+        TileKind::Wall => {
+            if x == 0 || y == 0 {
+                [112, 112, 122]
+            } else if x == last || y == last {
+                [34, 34, 38]
+            } else {
+                [64, 64, 72]
+            }
+        }
+        TileKind::Floor => floor(),
+        TileKind::Door => match (edge, x) {
+            (0, _) => [92, 58, 26],
+            (_, 12) if (7..=9).contains(&y) => [230, 200, 80],
+            (_, 5 | 10) => [112, 72, 34],
+            _ => [139, 90, 43],
+        },
+        TileKind::LockedDoor => {
+            let keyhole = (2 * x - 15).pow(2) + (2 * y - 13).pow(2) <= 12
+                || ((7..=8).contains(&x) && (8..=11).contains(&y));
+            if edge == 0 {
+                [110, 20, 20]
+            } else if keyhole {
+                [30, 10, 10]
+            } else if (4..=11).contains(&x) && (3..=12).contains(&y) {
+                [232, 192, 64]
+            } else {
+                [190, 36, 36]
+            }
+        }
+        TileKind::OneWayDoor => {
+            // A chevron `>` pointing right, two pixels thick.
+            let tip = 4 + (15 - (2 * y - 15).abs()) / 2;
+            if edge == 0 {
+                [160, 90, 20]
+            } else if (3..=12).contains(&y) && (tip..tip + 2).contains(&x) {
+                [60, 30, 10]
+            } else {
+                [240, 144, 32]
+            }
+        }
+        TileKind::Corridor => {
+            if (x * 7 + y * 13) % 11 == 0 {
+                [180, 148, 102]
+            } else {
+                [200, 168, 120]
+            }
+        }
+        TileKind::Pillar => {
+            let r2 = dx * dx + dy * dy;
+            if r2 > 169 {
+                floor()
+            } else if r2 >= 121 {
+                [80, 80, 90]
+            } else if dx + dy < -6 && r2 < 64 {
+                [196, 196, 206]
+            } else {
+                [150, 150, 160]
+            }
+        }
+        TileKind::Pit => match edge {
+            0 => [40, 70, 150],
+            1 => [24, 40, 100],
+            _ => [10, 10, 24],
+        },
+    }
+}
+
+#[derive(Serialize)]
+struct Map<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    version: &'static str,
+    tiledversion: &'static str,
+    orientation: &'static str,
+    renderorder: &'static str,
+    infinite: bool,
+    width: i32,
+    height: i32,
+    tilewidth: u32,
+    tileheight: u32,
+    nextlayerid: u32,
+    nextobjectid: u32,
+    properties: Vec<Property>,
+    tilesets: Vec<Tileset<'a>>,
+    layers: Vec<Layer>,
+}
+
+#[derive(Serialize)]
+struct Tileset<'a> {
+    firstgid: u32,
+    name: &'static str,
+    tilewidth: u32,
+    tileheight: u32,
+    tilecount: u32,
+    columns: u32,
+    image: &'a str,
+    imagewidth: u32,
+    imageheight: u32,
+    margin: u32,
+    spacing: u32,
+    tiles: Vec<TileInfo>,
+}
+
+#[derive(Serialize)]
+struct TileInfo {
+    id: u32,
+    #[serde(rename = "type")]
+    class: &'static str,
+    properties: Vec<Property>,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type")]
+enum Layer {
+    #[serde(rename = "tilelayer")]
+    Tiles(TileLayer),
+    #[serde(rename = "objectgroup")]
+    Objects(ObjectGroup),
+}
+
+#[derive(Serialize)]
+struct TileLayer {
+    id: u32,
+    name: &'static str,
+    x: i32,
+    y: i32,
+    width: i32,
+    height: i32,
+    opacity: f64,
+    visible: bool,
+    data: Vec<u32>,
+}
+
+#[derive(Serialize)]
+struct ObjectGroup {
+    id: u32,
+    name: &'static str,
+    x: i32,
+    y: i32,
+    opacity: f64,
+    visible: bool,
+    draworder: &'static str,
+    objects: Vec<Object>,
+}
+
+#[derive(Serialize)]
+struct Object {
+    id: u32,
+    name: String,
+    #[serde(rename = "type")]
+    class: String,
+    x: i32,
+    y: i32,
+    width: i32,
+    height: i32,
+    rotation: i32,
+    visible: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    point: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    polyline: Option<Vec<Point>>,
+    properties: Vec<Property>,
+}
+
+#[derive(Serialize)]
+struct Point {
+    x: i32,
+    y: i32,
+}
+
+/// A custom property: `{name, type, value}`.
+#[derive(Serialize)]
+struct Property {
+    name: &'static str,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    value: Value,
+}
+
+impl Property {
+    fn string(name: &'static str, value: &str) -> Self {
+        Property {
+            name,
+            kind: "string",
+            value: Value::from(value),
+        }
+    }
+
+    fn bool(name: &'static str, value: bool) -> Self {
+        Property {
+            name,
+            kind: "bool",
+            value: Value::from(value),
+        }
+    }
+}
