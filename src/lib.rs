@@ -20,6 +20,7 @@ pub mod project;
 pub mod render;
 pub mod rng;
 pub mod rooms;
+pub mod schema;
 pub mod stats;
 pub mod yaml;
 

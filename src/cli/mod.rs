@@ -4,6 +4,7 @@ mod common;
 mod expand;
 mod generate;
 mod import_edgar;
+mod schema;
 mod stats;
 mod validate;
 
@@ -34,6 +35,8 @@ enum Command {
     Stats(stats::Args),
     /// Expand a flow with a seed and print the graph of rooms (yaml, json or dot).
     Expand(expand::Args),
+    /// Print the JSON Schema of flow or room files, for editor validation and completion.
+    Schema(schema::Args),
 }
 
 /// Runs the command line and returns the process exit code.
@@ -45,6 +48,7 @@ pub fn run() -> ExitCode {
         Command::Generate(args) => generate::run(&args),
         Command::ImportEdgar(args) => import_edgar::run(&args),
         Command::Stats(args) => stats::run(&args),
+        Command::Schema(args) => schema::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -8,7 +8,8 @@ use super::params::{decode_isaac, decode_nested, decode_scatter};
 use crate::diag::{Diagnostic, SourceFile};
 use crate::yaml::{Decoder, Fields, Node, Sp, Value, parse};
 
-const FLOW_FIELDS: &[&str] = &[
+/// Fields of a flow file.
+pub(crate) const FLOW_FIELDS: &[&str] = &[
     "name",
     "description",
     "stage",
@@ -23,7 +24,8 @@ const FLOW_FIELDS: &[&str] = &[
     "injections",
     "layout",
 ];
-const GRAPH_ONLY: &[&str] = &[
+/// Fields of a flow file that only flow graphs (no `generator:`) may have.
+pub(crate) const GRAPH_ONLY: &[&str] = &[
     "categories",
     "nodes",
     "edges",
@@ -31,11 +33,13 @@ const GRAPH_ONLY: &[&str] = &[
     "injections",
     "layout",
 ];
-const NODE_FIELDS: &[&str] = &[
+/// Fields of a node written as a mapping.
+pub(crate) const NODE_FIELDS: &[&str] = &[
     "category", "template", "pool", "chance", "optional", "weight", "door", "lock", "keys",
     "chain", "start", "rules", "select",
 ];
-const INJECTION_FIELDS: &[&str] = &[
+/// Fields of an injection rule.
+pub(crate) const INJECTION_FIELDS: &[&str] = &[
     "name",
     "room",
     "where",
@@ -46,14 +50,20 @@ const INJECTION_FIELDS: &[&str] = &[
     "min_distance",
     "frame",
 ];
-const GROUP_FIELDS: &[&str] = &["group", "pick", "entries"];
-const LAYOUT_FIELDS: &[&str] = &[
+/// Fields of an injection group.
+pub(crate) const GROUP_FIELDS: &[&str] = &["group", "pick", "entries"];
+/// Fields of `layout:`.
+pub(crate) const LAYOUT_FIELDS: &[&str] = &[
     "corridor",
     "attempts",
     "tree_rebuilds",
     "loop_rebuilds",
     "reuse_templates",
 ];
+/// Fields of an injection's `room:` written as a mapping.
+pub(crate) const ROOM_SPEC_FIELDS: &[&str] = &["category", "template", "pool"];
+/// Values of an injection group's `pick:`.
+pub(crate) const GROUP_MODES: &[&str] = &["all", "one"];
 
 /// Category letters of chain rewrite rules.
 pub const CHAIN_LETTERS: &[(char, &str)] = &[
@@ -501,7 +511,7 @@ fn decode_room_spec(d: &mut Decoder, node: &Node) -> Option<RoomSpec> {
         .and_then(|n| d.string(n, "`category`"));
     let template = f.get("template").and_then(|n| d.name(n, "`template`"));
     let pool = names(d, f.get("pool"), "a pool tag");
-    f.finish(d, "`room`", &["category", "template", "pool"]);
+    f.finish(d, "`room`", ROOM_SPEC_FIELDS);
     Some(RoomSpec {
         category: category?,
         template,
@@ -616,7 +626,7 @@ fn decode_injection_entry(d: &mut Decoder, node: &Node) -> Option<InjectionGroup
     let name = f.get("group").and_then(|n| d.name(n, "`group`"));
     let mode = f
         .get("pick")
-        .and_then(|n| d.one_of(n, "group mode", &["all", "one"]))
+        .and_then(|n| d.one_of(n, "group mode", GROUP_MODES))
         .map_or(GroupMode::All, |m| {
             if m.value == "one" {
                 GroupMode::One

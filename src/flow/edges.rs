@@ -6,7 +6,10 @@ use std::ops::Range;
 use super::model::{Door, FlowEdge};
 use crate::yaml::{Decoder, Node, Sp, Value};
 
-const EDGE_FIELDS: &[&str] = &["from", "to", "door", "lock", "one_way"];
+/// Fields of an edge written as a mapping.
+pub(crate) const EDGE_FIELDS: &[&str] = &["from", "to", "door", "lock", "one_way"];
+/// Values of `door:`.
+pub(crate) const DOOR_KINDS: &[&str] = &["open", "locked", "one_way"];
 
 /// Which list an edge is in.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -157,7 +160,7 @@ fn decode_edge_map(d: &mut Decoder, node: &Node) -> Option<FlowEdge> {
 /// Decodes `door:` (`open`, `locked`, `one_way`) and `lock: KEY` into a [`Door`].
 pub fn decode_door(d: &mut Decoder, door: Option<&Node>, lock: Option<&Node>) -> Door {
     let key = lock.and_then(|n| d.name(n, "`lock`"));
-    let kind = door.and_then(|n| d.one_of(n, "door type", &["open", "locked", "one_way"]));
+    let kind = door.and_then(|n| d.one_of(n, "door type", DOOR_KINDS));
     match kind.as_ref().map(|k| k.value.as_str()) {
         Some("one_way") => {
             if let Some(k) = key {

@@ -5,6 +5,55 @@ use std::collections::BTreeMap;
 
 use crate::yaml::{Decoder, Node};
 
+/// Fields of Isaac `params:`.
+pub(crate) const ISAAC_FIELDS: &[&str] = &["level", "variant", "curses", "specials", "pools"];
+/// Values of Isaac `variant:`.
+pub(crate) const ISAAC_VARIANTS: &[&str] = &["original", "rebirth"];
+/// Values of Isaac `curses:`.
+pub(crate) const ISAAC_CURSES: &[&str] = &["labyrinth"];
+/// Optional special rooms that Isaac `specials:` gives chances to.
+pub(crate) const ISAAC_SPECIALS: &[&str] = &[
+    "sacrifice",
+    "library",
+    "curse",
+    "challenge",
+    "arcade",
+    "miniboss",
+    "dice",
+    "bedroom",
+    "vault",
+];
+/// Values of Isaac `pools:`.
+pub(crate) const ISAAC_POOLS: &[&str] = &["easy", "medium", "hard"];
+/// Fields of scatter `params:`.
+pub(crate) const SCATTER_FIELDS: &[&str] = &[
+    "rooms",
+    "region",
+    "sizes",
+    "main_threshold",
+    "extra_edges",
+    "corridor_width",
+    "max_steps",
+];
+/// Fields of scatter `region:`.
+pub(crate) const REGION_FIELDS: &[&str] = &["circle", "ellipse"];
+/// Fields of scatter `sizes:`.
+pub(crate) const SIZES_FIELDS: &[&str] = &[
+    "distribution",
+    "p",
+    "mean",
+    "sd",
+    "skew",
+    "side",
+    "max_aspect",
+];
+/// Values of scatter `sizes: { distribution }`.
+pub(crate) const SIZE_DISTRIBUTIONS: &[&str] = &["geometric", "skew_normal"];
+/// Fields of nested puzzle `params:`.
+pub(crate) const NESTED_FIELDS: &[&str] = &["depth", "branching", "ordering"];
+/// Values of nested puzzle `ordering:`.
+pub(crate) const NESTED_ORDERINGS: &[&str] = &["ancestor", "key_levels"];
+
 /// Which Isaac floor plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IsaacVariant {
@@ -150,7 +199,7 @@ pub fn decode_isaac(d: &mut Decoder, node: Option<&Node>) -> IsaacParams {
         p.level = v.value.max(1);
     }
     if let Some(n) = f.get("variant")
-        && let Some(v) = d.one_of(n, "Isaac variant", &["original", "rebirth"])
+        && let Some(v) = d.one_of(n, "Isaac variant", ISAAC_VARIANTS)
     {
         p.variant = if v.value == "rebirth" {
             IsaacVariant::Rebirth
@@ -160,7 +209,7 @@ pub fn decode_isaac(d: &mut Decoder, node: Option<&Node>) -> IsaacParams {
     }
     if let Some(n) = f.get("curses") {
         for c in d.list(n, "`curses`") {
-            if d.one_of(c, "curse", &["labyrinth"]).is_some() {
+            if d.one_of(c, "curse", ISAAC_CURSES).is_some() {
                 p.labyrinth = true;
             }
         }
@@ -169,19 +218,8 @@ pub fn decode_isaac(d: &mut Decoder, node: Option<&Node>) -> IsaacParams {
         && let Some(mut sf) = d.map(n, "`specials`")
     {
         for (k, v) in sf.rest() {
-            let names = [
-                "sacrifice",
-                "library",
-                "curse",
-                "challenge",
-                "arcade",
-                "miniboss",
-                "dice",
-                "bedroom",
-                "vault",
-            ];
             if let (Some(name), Some(chance)) = (
-                d.one_of(k, "special room", &names),
+                d.one_of(k, "special room", ISAAC_SPECIALS),
                 d.chance(v, "a special room's chance"),
             ) {
                 p.specials.insert(name.value, chance.value);
@@ -192,17 +230,10 @@ pub fn decode_isaac(d: &mut Decoder, node: Option<&Node>) -> IsaacParams {
         p.pools = d
             .list(n, "`pools`")
             .into_iter()
-            .filter_map(|x| {
-                d.one_of(x, "room pool", &["easy", "medium", "hard"])
-                    .map(|s| s.value)
-            })
+            .filter_map(|x| d.one_of(x, "room pool", ISAAC_POOLS).map(|s| s.value))
             .collect();
     }
-    f.finish(
-        d,
-        "Isaac `params`",
-        &["level", "variant", "curses", "specials", "pools"],
-    );
+    f.finish(d, "Isaac `params`", ISAAC_FIELDS);
     p
 }
 
@@ -239,14 +270,14 @@ pub fn decode_scatter(d: &mut Decoder, node: Option<&Node>) -> ScatterParams {
                 );
             }
         }
-        rf.finish(d, "`region`", &["circle", "ellipse"]);
+        rf.finish(d, "`region`", REGION_FIELDS);
     }
     if let Some(n) = f.get("sizes")
         && let Some(mut sf) = d.map(n, "`sizes`")
     {
         let dist = sf
             .get("distribution")
-            .and_then(|x| d.one_of(x, "size distribution", &["geometric", "skew_normal"]));
+            .and_then(|x| d.one_of(x, "size distribution", SIZE_DISTRIBUTIONS));
         let p_geo = sf
             .get("p")
             .and_then(|x| d.chance(x, "`p`"))
@@ -276,19 +307,7 @@ pub fn decode_scatter(d: &mut Decoder, node: Option<&Node>) -> ScatterParams {
         {
             p.max_aspect = a.value.clamp(1.0, 10.0);
         }
-        sf.finish(
-            d,
-            "`sizes`",
-            &[
-                "distribution",
-                "p",
-                "mean",
-                "sd",
-                "skew",
-                "side",
-                "max_aspect",
-            ],
-        );
+        sf.finish(d, "`sizes`", SIZES_FIELDS);
     }
     if let Some(v) = f
         .get("main_threshold")
@@ -323,19 +342,7 @@ pub fn decode_scatter(d: &mut Decoder, node: Option<&Node>) -> ScatterParams {
     {
         p.max_steps = v.value;
     }
-    f.finish(
-        d,
-        "scatter `params`",
-        &[
-            "rooms",
-            "region",
-            "sizes",
-            "main_threshold",
-            "extra_edges",
-            "corridor_width",
-            "max_steps",
-        ],
-    );
+    f.finish(d, "scatter `params`", SCATTER_FIELDS);
     p
 }
 
@@ -366,7 +373,7 @@ pub fn decode_nested(d: &mut Decoder, node: Option<&Node>) -> NestedParams {
         p.branching = (v.value.0.max(1), v.value.1.max(1));
     }
     if let Some(n) = f.get("ordering")
-        && let Some(v) = d.one_of(n, "key ordering", &["ancestor", "key_levels"])
+        && let Some(v) = d.one_of(n, "key ordering", NESTED_ORDERINGS)
     {
         p.ordering = if v.value == "key_levels" {
             NestedOrdering::KeyLevels
@@ -374,10 +381,6 @@ pub fn decode_nested(d: &mut Decoder, node: Option<&Node>) -> NestedParams {
             NestedOrdering::Ancestor
         };
     }
-    f.finish(
-        d,
-        "nested puzzle `params`",
-        &["depth", "branching", "ordering"],
-    );
+    f.finish(d, "nested puzzle `params`", NESTED_FIELDS);
     p
 }

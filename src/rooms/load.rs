@@ -10,10 +10,18 @@ use crate::diag::{Diagnostic, SourceFile};
 use crate::geom::{Dir, Pos};
 use crate::yaml::{Decoder, Fields, Node, Value, parse};
 
-const ROOM_FIELDS: &[&str] = &[
+/// Fields of a room template.
+pub(crate) const ROOM_FIELDS: &[&str] = &[
     "name", "category", "tags", "weight", "legend", "art", "exits",
 ];
-const EXIT_FIELDS: &[&str] = &["group", "kind", "at", "dir", "width"];
+/// Fields of a room file holding several templates.
+pub(crate) const ROOM_LIST_FIELDS: &[&str] = &["rooms"];
+/// Fields of an exit under `exits:`.
+pub(crate) const EXIT_FIELDS: &[&str] = &["group", "kind", "at", "dir", "width"];
+/// Tile kinds a `legend:` character may stand for.
+pub(crate) const TILE_NAMES: &[&str] = &["void", "wall", "floor", "pillar", "pit"];
+/// Values of an exit's `dir:`.
+pub(crate) const DIRECTIONS: &[&str] = &["north", "east", "south", "west"];
 
 /// Loads every template of one room file: a single template, or `rooms:` with a list.
 ///
@@ -27,7 +35,7 @@ pub fn load_room_file(file: &Arc<SourceFile>) -> (Vec<RoomTemplate>, Vec<Diagnos
     let mut out = Vec::new();
     if let Some(mut fields) = d.map(&root, "a room file") {
         if let Some(list) = fields.get("rooms") {
-            fields.finish(&mut d, "a room file with `rooms:`", &["rooms"]);
+            fields.finish(&mut d, "a room file with `rooms:`", ROOM_LIST_FIELDS);
             for item in d.list(list, "`rooms`") {
                 if let Some(t) = decode_template(&mut d, item) {
                     out.push(t);
@@ -127,7 +135,6 @@ fn decode_legend(d: &mut Decoder, node: Option<&Node>) -> BTreeMap<char, Tile> {
     let Some(mut fields) = d.map(node, "`legend`") else {
         return legend;
     };
-    let names = ["void", "wall", "floor", "pillar", "pit"];
     for (k, v) in fields.rest() {
         let Some(key) = d.name(k, "a legend character") else {
             continue;
@@ -153,7 +160,7 @@ fn decode_legend(d: &mut Decoder, node: Option<&Node>) -> BTreeMap<char, Tile> {
             );
             continue;
         }
-        if let Some(kind) = d.one_of(v, "tile kind", &names) {
+        if let Some(kind) = d.one_of(v, "tile kind", TILE_NAMES) {
             legend.insert(c, Tile::parse(&kind.value).unwrap_or(Tile::Void));
         }
     }
@@ -234,7 +241,7 @@ fn exit_attrs(d: &mut Decoder, node: &Node) -> ExitAttrs {
         attrs.kind = ExitKind::parse(&k.value).unwrap_or(ExitKind::Any);
     }
     if let Some(n) = f.get("dir")
-        && let Some(s) = d.one_of(n, "direction", &["north", "east", "south", "west"])
+        && let Some(s) = d.one_of(n, "direction", DIRECTIONS)
     {
         attrs.dir = Dir::parse(&s.value).map(|dir| (dir, n.span.clone()));
     }

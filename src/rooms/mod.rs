@@ -9,3 +9,9 @@ mod model;
 pub use library::RoomLibrary;
 pub use load::load_room_file;
 pub use model::{Exit, ExitKind, RoomTemplate, Tile};
+
+// Accepted values of the decoder, which the JSON Schema is built from, and
+// known fields, which its tests compare with the schema's objects.
+pub(crate) use load::{DIRECTIONS, TILE_NAMES};
+#[cfg(test)]
+pub(crate) use load::{EXIT_FIELDS, ROOM_FIELDS, ROOM_LIST_FIELDS};
