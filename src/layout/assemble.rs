@@ -124,6 +124,10 @@ fn link_ends(
     (hi, ai, host_exits, anchor_exits)
 }
 
+/// How far (straight out and aside) [`attach_by_corridor`] looks for a
+/// place for the anchor's door.
+const CORRIDOR_REACH: i32 = 8;
+
 /// Offsets of the anchor's door tile from the host's, tried by [`attach_by_corridor`].
 const CORRIDOR_TRIALS: usize = 48;
 
@@ -151,8 +155,8 @@ pub fn attach_by_corridor(
             }
             let local = exit_cell(&part.rooms[ai], ax);
             let (adx, ady) = ax.dir.delta();
-            for g in 1..=8 {
-                for s in -8i32..=8 {
+            for g in 1..=CORRIDOR_REACH {
+                for s in -CORRIDOR_REACH..=CORRIDOR_REACH {
                     let len = g + s.abs() + 1;
                     if len < min || len > max {
                         continue;

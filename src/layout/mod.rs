@@ -113,31 +113,7 @@ pub fn layout_once(
         }
         placed[c] = true;
         let mut island = lay_out(&mut ctx, d, c, root)?;
-        // Attach the composite whose host room has the least room to spare
-        // first, while there is still space around it.
-        loop {
-            let next = links
-                .iter()
-                .filter_map(|&e| {
-                    let (a, b) = level.graph.edge_endpoints(e).expect("edge");
-                    let (ca, cb) = (d.composite_of[a.index()], d.composite_of[b.index()]);
-                    let (host, anchor, comp) = match (placed[ca], placed[cb]) {
-                        (true, false) => (a, b, cb),
-                        (false, true) => (b, a, ca),
-                        _ => return None,
-                    };
-                    let hi = island.index_of(host)?;
-                    let slack = ctx.open_exits(&island, hi, 2) as i64
-                        - ctx.pending(&island, host, None).len() as i64;
-                    Some((slack, e, host, anchor, comp))
-                })
-                .min_by_key(|&(slack, e, ..)| (slack, e));
-            let Some((_, e, host, anchor, comp)) = next else {
-                break;
-            };
-            placed[comp] = true;
-            attach_composite(&mut ctx, d, &mut island, comp, host, anchor, e)?;
-        }
+        attach_all(&mut ctx, d, &mut island, &mut placed, &links)?;
         map = Some(match map {
             None => island,
             Some(mut m) => {
@@ -166,6 +142,98 @@ pub fn layout_once(
         }
     }
     Ok(map)
+}
+
+/// Composites undone and re-attached, per layout attempt, when one fits
+/// nowhere on its host.
+const ASSEMBLY_BACKTRACKS: usize = 3;
+
+/// What to restore to undo one attached composite.
+struct Attached {
+    composite: usize,
+    mark: Mark,
+    used: Vec<Vec<bool>>,
+}
+
+/// Attaches every composite linked (transitively) to `island`, the one
+/// whose host room has the least room to spare first, while there is still
+/// space around it. When a composite fits nowhere, the composites attached
+/// last are undone (up to [`ASSEMBLY_BACKTRACKS`] times) and the one that
+/// failed goes first.
+fn attach_all(
+    ctx: &mut Ctx,
+    d: &Decomposition,
+    island: &mut Canvas,
+    placed: &mut [bool],
+    links: &[EdgeIndex],
+) -> Result<(), Failure> {
+    let level = ctx.level;
+    let mut history: Vec<Attached> = Vec::new();
+    let mut urgent: Vec<usize> = Vec::new();
+    let mut backtracks = 0;
+    loop {
+        let next = links
+            .iter()
+            .filter_map(|&e| {
+                let (a, b) = level.graph.edge_endpoints(e).expect("edge");
+                let (ca, cb) = (d.composite_of[a.index()], d.composite_of[b.index()]);
+                let (host, anchor, comp) = match (placed[ca], placed[cb]) {
+                    (true, false) => (a, b, cb),
+                    (false, true) => (b, a, ca),
+                    _ => return None,
+                };
+                let hi = island.index_of(host)?;
+                let slack = ctx.open_exits(island, hi, 2) as i64
+                    - ctx.pending(island, host, None).len() as i64;
+                let size = std::cmp::Reverse(d.composites[comp].nodes.len());
+                Some((!urgent.contains(&comp), slack, size, e, host, anchor, comp))
+            })
+            .min_by_key(|&(later, slack, size, e, ..)| (later, slack, size, e));
+        let Some((_, _, _, e, host, anchor, comp)) = next else {
+            return Ok(());
+        };
+        let before = Attached {
+            composite: comp,
+            mark: island.mark(),
+            used: used_exits(island),
+        };
+        placed[comp] = true;
+        match attach_composite(ctx, d, island, comp, host, anchor, e) {
+            Ok(()) => history.push(before),
+            Err(f) => {
+                undo(ctx, island, placed, &before);
+                if f.stage != "assembly" || backtracks >= ASSEMBLY_BACKTRACKS || ctx.budget == 0 {
+                    return Err(f);
+                }
+                let Some(last) = history.pop() else {
+                    return Err(f);
+                };
+                backtracks += 1;
+                undo(ctx, island, placed, &last);
+                urgent.retain(|&u| u != comp);
+                urgent.insert(0, comp);
+            }
+        }
+    }
+}
+
+/// Restores `island` to how it was before `step` attached its composite.
+fn undo(ctx: &Ctx, island: &mut Canvas, placed: &mut [bool], step: &Attached) {
+    island.rollback(ctx.shapes, step.mark);
+    restore_used(island, &step.used);
+    placed[step.composite] = false;
+}
+
+/// The used-exit flags of every room of `map`.
+fn used_exits(map: &Canvas) -> Vec<Vec<bool>> {
+    map.rooms.iter().map(|r| r.used.clone()).collect()
+}
+
+/// Puts back flags taken by [`used_exits`] (rooms added since are gone).
+fn restore_used(map: &mut Canvas, used: &[Vec<bool>]) {
+    for (room, flags) in map.rooms.iter_mut().zip(used) {
+        room.used.clone_from(flags);
+    }
 }
 
 fn lay_out(ctx: &mut Ctx, d: &Decomposition, c: usize, root: NodeIndex) -> Result<Canvas, Failure> {
