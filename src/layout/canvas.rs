@@ -1,7 +1,7 @@
 //! A canvas: rooms and corridors placed on one tile grid, with the spatial
 //! index that makes overlap checks cheap.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use petgraph::graph::{EdgeIndex, NodeIndex};
 

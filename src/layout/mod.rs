@@ -146,7 +146,7 @@ pub fn layout_once(
 
 /// Composites undone and re-attached, per layout attempt, when one fits
 /// nowhere on its host.
-const ASSEMBLY_BACKTRACKS: usize = 3;
+const ASSEMBLY_BACKTRACKS: usize = 2;
 
 /// What to restore to undo one attached composite.
 struct Attached {
@@ -245,7 +245,7 @@ fn lay_out(ctx: &mut Ctx, d: &Decomposition, c: usize, root: NodeIndex) -> Resul
 }
 
 /// Rebuilds of a composite tried when its canvas fits nowhere on the map.
-const ATTACH_REBUILDS: usize = 4;
+const ATTACH_REBUILDS: usize = 1;
 
 #[allow(clippy::too_many_arguments)]
 fn attach_composite(
