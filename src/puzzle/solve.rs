@@ -225,6 +225,9 @@ impl KeySet {
 
 /// A state of the exact search: a component with the keys held in it.
 struct Node {
+    /// The room first entered into this state, and the keys held then
+    /// (those lying in that room included).
+    entry: (usize, KeySet),
     /// Keys held (after picking up everything in the component).
     keys: KeySet,
     /// Doors out of the component that the keys open: (door, room beyond).
@@ -339,6 +342,10 @@ impl<'a> Search<'a> {
         }
         let entry = (room, keys.clone());
         let mut keys = keys;
+        let mut arrival = keys.clone();
+        for &k in &self.room_keys[room] {
+            arrival.add(k);
+        }
         let (members, forward) = loop {
             let forward = self.reach(&[room], &keys, false);
             let back = self.reach(&[room], &keys, true);
@@ -362,6 +369,7 @@ impl<'a> Search<'a> {
             self.truncated = true;
             // A dead end standing for the unexplored rest.
             self.nodes.push(Node {
+                entry: (room, arrival),
                 keys,
                 exits: Vec::new(),
                 children: Vec::new(),
@@ -385,6 +393,7 @@ impl<'a> Search<'a> {
         }
         let terminal = keys.count() == self.names.len() && self.goal.is_none_or(|g| forward[g]);
         self.nodes.push(Node {
+            entry: (room, arrival),
             keys: keys.clone(),
             exits,
             children: Vec::new(),
@@ -448,25 +457,38 @@ impl<'a> Search<'a> {
         self.nodes[root].good == Some(true)
     }
 
-    /// One-way moves from a state that can finish into one that cannot.
+    /// One-way moves that strand the player: from a state that can finish,
+    /// the door taken straight away on arrival (before the keys of the
+    /// component are picked up) leads to a state that cannot.
     fn traps(&mut self, root: usize) -> Vec<Trap> {
         let mut out: Vec<Trap> = Vec::new();
         let mut seen = vec![false; self.nodes.len()];
         let mut stack = vec![root];
         while let Some(id) = stack.pop() {
-            if std::mem::replace(&mut seen[id], true) || self.nodes[id].good != Some(true) {
+            if id >= seen.len()
+                || std::mem::replace(&mut seen[id], true)
+                || self.nodes[id].good != Some(true)
+            {
                 continue;
             }
-            for &(d, _, c) in &self.nodes[id].children {
-                if self.nodes[c].good == Some(true) {
-                    stack.push(c);
+            let (room, early) = self.nodes[id].entry.clone();
+            let near = self.reach(&[room], &early, false);
+            let children = self.nodes[id].children.clone();
+            for (d, s, c) in children {
+                stack.push(c);
+                let door = &self.p.doors[d];
+                let u = if door.to == s { door.from } else { door.to };
+                if !near[u] || !self.opens(d, &early) {
                     continue;
                 }
-                let door = &self.p.doors[d];
+                let after = self.explore(s, early.clone());
+                if self.good(after) {
+                    continue;
+                }
                 let trap = Trap {
-                    from: self.p.rooms[door.from].id.clone(),
-                    to: self.p.rooms[door.to].id.clone(),
-                    missing: self.missing(&self.nodes[c].keys),
+                    from: self.p.rooms[u].id.clone(),
+                    to: self.p.rooms[s].id.clone(),
+                    missing: self.missing(&self.nodes[after].keys),
                 };
                 if !out.iter().any(|t| t.from == trap.from && t.to == trap.to) {
                     out.push(trap);
@@ -737,5 +759,196 @@ impl<'a> Search<'a> {
             *cur = r;
             self.pick_up(r, keys, sol);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::{PuzzleDoor, PuzzleRoom};
+
+    /// Rooms `(id, category, keys)` and doors `"a -> b"` (one-way) or
+    /// `"a - b"`, with an optional lock `"a - b : key"`.
+    fn puzzle(rooms: &[(&str, &str, &[&str])], doors: &[&str]) -> Puzzle {
+        let find = |id: &str| rooms.iter().position(|r| r.0 == id).expect(id);
+        Puzzle {
+            rooms: rooms
+                .iter()
+                .map(|(id, category, keys)| PuzzleRoom {
+                    id: (*id).to_owned(),
+                    category: (*category).to_owned(),
+                    keys: keys.iter().map(|k| (*k).to_owned()).collect(),
+                })
+                .collect(),
+            doors: doors
+                .iter()
+                .map(|d| {
+                    let (ends, lock) = match d.split_once(" : ") {
+                        Some((e, k)) => (e, Some(k.to_owned())),
+                        None => (*d, None),
+                    };
+                    let one_way = ends.contains("->");
+                    let (a, b) = ends
+                        .split_once(if one_way { " -> " } else { " - " })
+                        .expect("door");
+                    PuzzleDoor {
+                        from: find(a),
+                        to: find(b),
+                        one_way,
+                        lock,
+                    }
+                })
+                .collect(),
+            entrance: 0,
+        }
+    }
+
+    fn walked(a: &Analysis) -> Vec<String> {
+        a.solution
+            .as_ref()
+            .expect("solution")
+            .steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Walk { room, .. } => Some(room.clone()),
+                Step::PickUp { key, .. } => Some(format!("+{key}")),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_key_before_its_lock_is_solvable() {
+        let p = puzzle(
+            &[
+                ("e", "entrance", &[]),
+                ("k", "normal", &["red"]),
+                ("b", "boss", &[]),
+            ],
+            &["e - k", "e - b : red"],
+        );
+        let a = analyse(&p);
+        assert!(a.solvable, "{a:?}");
+        assert_eq!(walked(&a), ["k", "+red", "e", "b"]);
+        let s = a.solution.as_ref().expect("solution");
+        assert_eq!((s.length, s.backtracking, s.keys, s.locks), (3, 1, 1, 1));
+        assert!(a.traps.is_empty() && a.bypasses.is_empty());
+    }
+
+    #[test]
+    fn a_key_behind_its_own_lock_is_named() {
+        let p = puzzle(
+            &[
+                ("e", "entrance", &[]),
+                ("k", "normal", &["red"]),
+                ("b", "boss", &[]),
+            ],
+            &["e - k : red", "k - b"],
+        );
+        let a = analyse(&p);
+        assert!(!a.solvable);
+        assert_eq!(a.problems[0].key.as_deref(), Some("red"));
+        assert!(
+            a.problems[0].message.contains("behind its own lock"),
+            "{a:?}"
+        );
+        assert_eq!(a.unreachable, ["k", "b"]);
+    }
+
+    #[test]
+    fn a_lock_without_a_key_is_reported() {
+        let p = puzzle(
+            &[("e", "entrance", &[]), ("b", "boss", &[])],
+            &["e - b : gold"],
+        );
+        let a = analyse(&p);
+        assert!(!a.solvable);
+        assert!(a.problems[0].message.contains("lies in no room"), "{a:?}");
+    }
+
+    #[test]
+    fn the_walkthrough_avoids_a_one_way_trap() {
+        // The nearest key lies past a one-way door; taking it first strands
+        // the player without `red`.
+        let p = puzzle(
+            &[
+                ("e", "entrance", &[]),
+                ("a", "normal", &["blue"]),
+                ("m", "normal", &[]),
+                ("k", "normal", &["red"]),
+                ("b", "boss", &[]),
+            ],
+            &["e -> a", "e - m", "m - k", "a - b : red"],
+        );
+        let a = analyse(&p);
+        assert!(a.solvable, "{a:?}");
+        assert_eq!(walked(&a), ["m", "k", "+red", "m", "e", "a", "+blue", "b"]);
+        assert_eq!(a.traps.len(), 1);
+        assert_eq!(
+            (a.traps[0].from.as_str(), a.traps[0].to.as_str()),
+            ("e", "a")
+        );
+        assert_eq!(a.traps[0].missing, ["red"]);
+    }
+
+    #[test]
+    fn keys_split_by_one_way_doors_are_unsolvable() {
+        let p = puzzle(
+            &[
+                ("e", "entrance", &[]),
+                ("a", "normal", &["red"]),
+                ("c", "normal", &["blue"]),
+                ("b", "boss", &[]),
+            ],
+            &["e -> a", "e -> c", "a - b : red", "c - b : blue"],
+        );
+        let a = analyse(&p);
+        assert!(!a.solvable);
+        assert!(a.unreachable.is_empty());
+        assert!(a.problems[0].message.contains("not in one walk"), "{a:?}");
+    }
+
+    #[test]
+    fn a_wrong_way_one_way_door_bypasses_a_lock() {
+        let rooms: &[(&str, &str, &[&str])] = &[
+            ("e", "entrance", &["gold"]),
+            ("t", "reward", &[]),
+            ("b", "boss", &[]),
+        ];
+        let right = analyse(&puzzle(rooms, &["e - t : gold", "t -> e", "e - b"]));
+        assert!(right.solvable && right.bypasses.is_empty(), "{right:?}");
+        let wrong = analyse(&puzzle(rooms, &["e - t : gold", "e -> t", "e - b"]));
+        assert_eq!(wrong.bypasses.len(), 1);
+        assert_eq!(wrong.bypasses[0].key, "gold");
+    }
+
+    #[test]
+    fn many_one_way_choices_stay_cheap() {
+        // A ladder of 200 one-way rungs: every state is explored once.
+        let mut rooms: Vec<(String, &str, Vec<String>)> = vec![("e".into(), "entrance", vec![])];
+        let mut doors = Vec::new();
+        for i in 0..200 {
+            rooms.push((format!("r{i}"), "normal", vec![format!("k{i}")]));
+            let prev = if i == 0 {
+                "e".to_owned()
+            } else {
+                format!("r{}", i - 1)
+            };
+            doors.push(format!("{prev} -> r{i}"));
+        }
+        rooms.push(("b".into(), "boss", vec![]));
+        doors.push("r199 - b : k0".to_owned());
+        let rooms_ref: Vec<(&str, &str, Vec<&str>)> = rooms
+            .iter()
+            .map(|(a, b, c)| (a.as_str(), *b, c.iter().map(String::as_str).collect()))
+            .collect();
+        let rooms_ref: Vec<(&str, &str, &[&str])> = rooms_ref
+            .iter()
+            .map(|(a, b, c)| (*a, *b, c.as_slice()))
+            .collect();
+        let doors_ref: Vec<&str> = doors.iter().map(String::as_str).collect();
+        let a = analyse(&puzzle(&rooms_ref, &doors_ref));
+        assert!(a.solvable && a.complete, "{:?}", a.problems);
+        assert_eq!(a.solution.expect("solution").length, 201);
     }
 }
