@@ -10,7 +10,8 @@
 //!   level is filled level by level).
 //! - **Categories.** The entrance; one room of the deepest level (drawn at
 //!   random) is the `boss` room, the goal; the other rooms without children
-//!   are `reward` rooms; the rest are `normal`. Templates are chosen as the
+//!   are `reward` rooms; rooms with [`HUB_CHILDREN`] children or more are
+//!   `hub` rooms; the rest are `normal`. Templates are chosen as the
 //!   expansion chooses them (same ladder, no template used twice).
 //! - **Locks and keys.** Every door from a room to its child is locked.
 //!   - `ordering: ancestor` (the seed's rule): the child's own key,
@@ -41,6 +42,10 @@ use crate::rooms::RoomLibrary;
 /// Most rooms one nested puzzle makes.
 pub const MAX_ROOMS: usize = 40;
 
+/// A room with this many children or more is a `hub` (hub templates have the
+/// most exits).
+pub const HUB_CHILDREN: usize = 3;
+
 /// One room of the puzzle tree.
 #[derive(Clone, Debug)]
 struct Cell {
@@ -62,8 +67,8 @@ pub fn build(
         .filter(|&i| cells[i].depth == deepest && i > 0)
         .collect();
     let boss = (!at_bottom.is_empty()).then(|| at_bottom[rng.index(at_bottom.len())]);
-    let has_children: Vec<bool> = (0..cells.len())
-        .map(|i| cells.iter().any(|c| c.parent == Some(i)))
+    let children: Vec<usize> = (0..cells.len())
+        .map(|i| cells.iter().filter(|c| c.parent == Some(i)).count())
         .collect();
     let mut graph: DiGraph<RoomNode, Connection> = DiGraph::new();
     let mut ids = Vec::with_capacity(cells.len());
@@ -72,8 +77,10 @@ pub fn build(
             ("entrance".to_owned(), "entrance")
         } else if Some(i) == boss {
             ("boss".to_owned(), "boss")
-        } else if !has_children[i] {
+        } else if children[i] == 0 {
             (format!("room{i}"), "reward")
+        } else if children[i] >= HUB_CHILDREN {
+            (format!("room{i}"), "hub")
         } else {
             (format!("room{i}"), "normal")
         };
