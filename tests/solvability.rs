@@ -422,3 +422,84 @@ fn the_solver_agrees_with_the_independent_check_on_random_mutations() {
     }
     assert!(unsolvable > 50, "the mutations break levels: {unsolvable}");
 }
+
+/// The diagnostics `validate` gives `keys_and_locks.yaml` after `edit`.
+fn validate_edited(edit: impl Fn(&str) -> String) -> Vec<dungeonflow::Diagnostic> {
+    let original = std::fs::read_to_string("flows/keys_and_locks.yaml").expect("read");
+    let text = edit(&original);
+    assert_ne!(text, original, "the edit applies");
+    let dir = tempfile::tempdir().expect("tmp");
+    let path = dir.path().join("keys_and_locks.yaml");
+    std::fs::write(&path, text).expect("write");
+    Project::load(&[path])
+        .diagnostics
+        .into_iter()
+        .filter(|d| {
+            d.file
+                .as_ref()
+                .is_some_and(|f| f.name.ends_with("keys_and_locks.yaml"))
+        })
+        .collect()
+}
+
+#[test]
+fn flow_mutations_are_reported_by_validate() {
+    // The red key moved into the ossuary, behind the red door.
+    let diags = validate_edited(|t| {
+        t.replace("pool: [barracks], keys: [red] }", "pool: [barracks] }")
+            .replace(
+                "ossuary:  { category: normal, keys: [blue] }",
+                "ossuary:  { category: normal, keys: [blue, red] }",
+            )
+    });
+    let d = diags
+        .iter()
+        .find(|d| d.code == "flow::key-behind-lock")
+        .unwrap_or_else(|| panic!("{diags:?}"));
+    assert!(d.message.contains("`red`"));
+    assert!(d.is_error());
+
+    // The treasury's one-way loop turned the wrong way: its lock guards nothing.
+    let diags = validate_edited(|t| t.replace("  - treasury -> court", "  - court -> treasury"));
+    let d = diags
+        .iter()
+        .find(|d| d.code == "flow::lock-bypassed")
+        .unwrap_or_else(|| panic!("{diags:?}"));
+    assert!(d.message.contains("key `gold`"), "{}", d.message);
+    assert!(!d.is_error());
+
+    // The ossuary's loop turned the wrong way: the crypt's red lock is walked around.
+    let diags =
+        validate_edited(|t| t.replace("  - ossuary -> barracks", "  - barracks -> ossuary"));
+    assert!(
+        diags
+            .iter()
+            .any(|d| d.code == "flow::lock-bypassed" && d.message.contains("key `red`")),
+        "{diags:?}"
+    );
+
+    // Both keys of the main path swapped: each lies behind the other's lock.
+    let diags = validate_edited(|t| {
+        t.replace("pool: [barracks], keys: [red] }", "pool: [barracks] }")
+            .replace(
+                "ossuary:  { category: normal, keys: [blue] }",
+                "ossuary:  { category: normal }",
+            )
+            .replace(
+                "  treasury: { category: reward, lock: gold }",
+                "  treasury: { category: reward, lock: gold, keys: [red] }",
+            )
+            .replace(
+                "  - court -> e_hall -> treasury",
+                "  - court -> e_hall -> treasury\n  - crypt -> vestry",
+            )
+            .replace(
+                "  shop:     shop",
+                "  shop:     shop\n  vestry:   { category: normal, keys: [gold, blue] }",
+            )
+    });
+    assert!(
+        diags.iter().any(|d| d.code == "flow::unsolvable"),
+        "{diags:?}"
+    );
+}

@@ -83,6 +83,28 @@ impl Checker<'_> {
             return;
         };
         let analysis = crate::puzzle::analyse(&puzzle);
+        if analysis.solvable {
+            let mut warned = BTreeSet::new();
+            for b in &analysis.bypasses {
+                if !warned.insert(b.key.clone()) {
+                    continue;
+                }
+                let span = self
+                    .lock_span(&b.key)
+                    .or_else(|| self.g.node(&b.to).map(|n| n.id.span.clone()))
+                    .unwrap_or_else(|| self.flow.name.span.clone());
+                self.d.warning(
+                    "flow::lock-bypassed",
+                    span,
+                    format!(
+                        "the lock on `{} -> {}` can be walked around: both rooms are reachable without key `{}`",
+                        b.from, b.to, b.key
+                    ),
+                    "this lock guards nothing",
+                    "make loops out of a locked room one-way, pointing out of it (`vault -> hall`), or lock the other way in too",
+                );
+            }
+        }
         if analysis.solvable || !analysis.complete {
             return;
         }

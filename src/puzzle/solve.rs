@@ -182,7 +182,7 @@ pub fn analyse(puzzle: &Puzzle) -> Analysis {
             });
         }
     } else {
-        a.problems = s.problems(&entered, &obtained);
+        a.problems = s.problems(start, &entered, &obtained);
     }
     a
 }
@@ -528,7 +528,7 @@ impl<'a> Search<'a> {
     }
 
     /// Why the level is not solvable.
-    fn problems(&self, entered: &[bool], obtained: &KeySet) -> Vec<Problem> {
+    fn problems(&self, root: usize, entered: &[bool], obtained: &KeySet) -> Vec<Problem> {
         let mut out = Vec::new();
         let all = KeySet::full(self.names.len());
         let with_all = self.reach(&[self.p.entrance], &all, false);
@@ -583,6 +583,7 @@ impl<'a> Search<'a> {
         }
         if let Some(g) = self.goal
             && !entered[g]
+            && !(with_all[g] && unobtainable.is_empty())
         {
             let message = if with_all[g] {
                 format!(
@@ -602,15 +603,34 @@ impl<'a> Search<'a> {
                 message,
             });
         }
-        if out.is_empty() {
+        if out.is_empty() && self.truncated {
             out.push(Problem {
                 key: None,
                 room: None,
-                message: if self.truncated {
-                    "the search gave up before finding a way (too many one-way choices)".to_owned()
-                } else {
-                    "every key and the goal can be reached, but not in one walk: one-way doors force a choice".to_owned()
-                },
+                message: "the search gave up before finding a way (too many one-way choices)"
+                    .to_owned(),
+            });
+        } else if out.is_empty() {
+            // Every key and the goal can be reached, but one-way doors split
+            // them: name the doors out of the first part of the level.
+            let doors: Vec<(String, String)> = self.nodes[root]
+                .children
+                .iter()
+                .map(|&(d, s, _)| {
+                    let door = &self.p.doors[d];
+                    let u = if door.to == s { door.from } else { door.to };
+                    (room(u), room(s))
+                })
+                .collect();
+            let named: Vec<String> = doors.iter().map(|(a, b)| format!("`{a} -> {b}`")).collect();
+            out.push(Problem {
+                key: None,
+                room: doors.first().map(|(_, b)| b.clone()),
+                message: format!(
+                    "the keys and the goal cannot all be reached in one walk: there is no way back through the one-way door{} {}",
+                    if named.len() == 1 { "" } else { "s" },
+                    named.join(", ")
+                ),
             });
         }
         out
@@ -905,7 +925,11 @@ mod tests {
         let a = analyse(&p);
         assert!(!a.solvable);
         assert!(a.unreachable.is_empty());
-        assert!(a.problems[0].message.contains("not in one walk"), "{a:?}");
+        assert!(a.problems[0].message.contains("in one walk"), "{a:?}");
+        assert!(
+            a.problems[0].message.contains("`e -> a`, `e -> c`"),
+            "{a:?}"
+        );
     }
 
     #[test]
