@@ -20,7 +20,7 @@ impl Analysis {
         let _ = writeln!(out, "{title}: {verdict}");
         let _ = writeln!(
             out,
-            "goal: {}; {} keys, {} locked doors",
+            "goal: {}; keys: {}, locked doors: {}",
             self.goal
                 .as_deref()
                 .map_or("none (every key)".to_owned(), |g| format!("`{g}`")),
@@ -30,7 +30,7 @@ impl Analysis {
         if let Some(s) = &self.solution {
             let _ = writeln!(
                 out,
-                "critical path: {} rooms entered ({} distinct rooms), backtracking {}, {} keys picked up, {} locks opened",
+                "critical path: {} rooms entered ({} distinct rooms visited), backtracking: {}, keys picked up: {}, locks opened: {}",
                 s.length, s.rooms, s.backtracking, s.keys, s.locks
             );
             let mut lines: Vec<(String, Vec<String>)> = Vec::new();
