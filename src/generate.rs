@@ -1,19 +1,25 @@
-//! The whole pipeline for one level: expand, decompose, lay out (with
-//! bounded attempts), build the [`Level`].
+//! The whole pipeline for one level: a graph source (flow expansion or the
+//! nested puzzle generator) makes a solvable [`LevelGraph`], which is
+//! decomposed, laid out (with bounded attempts) and built into a [`Level`].
 
 use std::collections::BTreeSet;
 
 use crate::diag::Diagnostic;
 use crate::expand::{expand, repick_templates};
-use crate::flow::{Flow, Generator};
+use crate::flow::{Flow, FlowGraph, Generator, LayoutParams, NestedParams};
 use crate::graph::{LevelGraph, decompose};
 use crate::layout::{ShapeTable, build_level, layout_once};
 use crate::level::Level;
+use crate::puzzle::{Analysis, Puzzle, analyse, nested};
 use crate::rng::Rng;
 use crate::rooms::RoomLibrary;
 
 /// Layout attempts between two fresh template choices.
 const ATTEMPTS_PER_TEMPLATE_CHOICE: u32 = 5;
+
+/// Graphs drawn (the seed's, then derived seeds) before giving up on a
+/// solvable one.
+pub const GRAPH_TRIES: u32 = 10;
 
 /// A generated level with what led to it.
 #[derive(Clone, Debug)]
@@ -24,6 +30,67 @@ pub struct Generated {
     pub graph: LevelGraph,
     /// Layout attempts used (1 = first try).
     pub attempts: u32,
+    /// The solver's verdict on the level (always solvable) with its
+    /// walkthrough.
+    pub analysis: Analysis,
+}
+
+/// Where the rooms of a level come from: the one thing that differs between
+/// the generators that end in the layout engine.
+#[derive(Clone, Copy, Debug)]
+pub enum GraphSource<'a> {
+    /// Expansion of a flow graph (`generator: flow`).
+    Flow(&'a FlowGraph),
+    /// The nested lock-and-key puzzle generator (`generator: nested_puzzle`).
+    NestedPuzzle(&'a NestedParams),
+}
+
+impl<'a> GraphSource<'a> {
+    /// The source of `flow`'s generator; a `generate::unavailable` error for
+    /// generators that do not make a graph yet.
+    pub fn of(flow: &'a Flow) -> Result<Self, Diagnostic> {
+        match &flow.generator {
+            Generator::Flow(g) => Ok(GraphSource::Flow(g)),
+            Generator::NestedPuzzle(p) => Ok(GraphSource::NestedPuzzle(p)),
+            other => Err(Diagnostic::error(
+                "generate::unavailable",
+                format!("the `{}` generator is not implemented yet", other.name()),
+            )
+            .in_file(&flow.file)
+            .label(flow.name.span.clone(), "this flow")
+            .help("flow-graph and nested_puzzle files work today; see the README's roadmap")),
+        }
+    }
+
+    /// The generator's name, as written in the level.
+    pub fn name(self) -> &'static str {
+        match self {
+            GraphSource::Flow(_) => "flow",
+            GraphSource::NestedPuzzle(_) => "nested_puzzle",
+        }
+    }
+
+    /// Layout settings.
+    pub fn layout(self) -> LayoutParams {
+        match self {
+            GraphSource::Flow(g) => g.layout.clone(),
+            GraphSource::NestedPuzzle(_) => LayoutParams::default(),
+        }
+    }
+
+    /// The entry point: the level graph for `seed`, templates chosen.
+    pub fn build(
+        self,
+        flow: &Flow,
+        library: &RoomLibrary,
+        seed: u64,
+        flags: &BTreeSet<String>,
+    ) -> Result<LevelGraph, Diagnostic> {
+        match self {
+            GraphSource::Flow(_) => expand(flow, library, seed, flags),
+            GraphSource::NestedPuzzle(p) => nested::build(flow, p, library, seed),
+        }
+    }
 }
 
 /// Generates one level of `flow` with `seed`.
@@ -37,6 +104,48 @@ pub fn generate(
     generate_with(flow, library, &table, seed, flags)
 }
 
+/// A solvable graph: the one of `seed`, else of seeds derived from it (at
+/// most [`GRAPH_TRIES`] in all).
+fn solvable_graph(
+    source: GraphSource<'_>,
+    flow: &Flow,
+    library: &RoomLibrary,
+    seed: u64,
+    flags: &BTreeSet<String>,
+) -> Result<LevelGraph, Diagnostic> {
+    let mut why = String::new();
+    for attempt in 0..GRAPH_TRIES {
+        let s = match attempt {
+            0 => seed,
+            _ => Rng::derive(seed, &format!("graph/{attempt}")).next_seed(),
+        };
+        let mut graph = source.build(flow, library, s, flags)?;
+        graph.seed = seed;
+        let analysis = analyse(&Puzzle::from_graph(&graph));
+        if analysis.solvable {
+            return Ok(graph);
+        }
+        if why.is_empty() {
+            why = analysis
+                .problems
+                .iter()
+                .map(|p| p.message.as_str())
+                .collect::<Vec<_>>()
+                .join("; ");
+        }
+    }
+    Err(Diagnostic::error(
+        "generate::unsolvable",
+        format!(
+            "flow `{}` (seed {seed}) gave no solvable level in {GRAPH_TRIES} draws: {why}",
+            flow.name.value
+        ),
+    )
+    .in_file(&flow.file)
+    .label(flow.name.span.clone(), "this flow")
+    .help("place each key in a room reachable before its lock (or leave `keys:` out), and point one-way doors away from the rooms the player still needs"))
+}
+
 /// [`generate`] with the library's shapes prepared once (for batches).
 pub fn generate_with(
     flow: &Flow,
@@ -45,20 +154,9 @@ pub fn generate_with(
     seed: u64,
     flags: &BTreeSet<String>,
 ) -> Result<Generated, Diagnostic> {
-    let params = match &flow.generator {
-        Generator::Flow(g) => g.layout.clone(),
-        other => {
-            let name = other.name();
-            return Err(Diagnostic::error(
-                "generate::unavailable",
-                format!("the `{name}` generator is not implemented yet"),
-            )
-            .in_file(&flow.file)
-            .label(flow.name.span.clone(), "this flow")
-            .help("flow-graph files work today; see the README's roadmap"));
-        }
-    };
-    let mut graph = expand(flow, library, seed, flags)?;
+    let source = GraphSource::of(flow)?;
+    let params = source.layout();
+    let mut graph = solvable_graph(source, flow, library, seed, flags)?;
     let decomposition = decompose(&graph);
     let mut last = None;
     for attempt in 0..params.attempts.max(1) {
@@ -79,11 +177,26 @@ pub fn generate_with(
             Rng::derive(seed, &format!("layout/{attempt}")),
         ) {
             Ok(map) => {
-                let level = build_level(&graph, library, table, &map, "flow");
+                let level = build_level(&graph, library, table, &map, source.name());
+                // The level realises the graph, so this holds; checked anyway
+                // so that no unsolvable level is ever returned.
+                let analysis = analyse(&Puzzle::from_level(&level));
+                if !analysis.solvable {
+                    return Err(Diagnostic::error(
+                        "generate::unsolvable",
+                        format!(
+                            "flow `{}` (seed {seed}): the laid-out level is not solvable although its graph is: {}",
+                            flow.name.value,
+                            analysis.problems.first().map_or("", |p| p.message.as_str())
+                        ),
+                    )
+                    .in_file(&flow.file));
+                }
                 return Ok(Generated {
                     level,
                     graph,
                     attempts: attempt + 1,
+                    analysis,
                 });
             }
             Err(f) => last = Some(f),

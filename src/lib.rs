@@ -17,6 +17,7 @@ pub mod graph;
 pub mod layout;
 pub mod level;
 pub mod project;
+pub mod puzzle;
 pub mod render;
 pub mod rng;
 pub mod rooms;

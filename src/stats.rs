@@ -1,5 +1,6 @@
 //! Batch statistics over many seeds of one flow: success rate, failure
-//! reasons, time per level, and level measures.
+//! reasons, time per level, and level measures (keys, locks, the solver's
+//! critical path and backtracking among them).
 
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -11,6 +12,7 @@ use crate::flow::Flow;
 use crate::generate::generate_with;
 use crate::layout::ShapeTable;
 use crate::level::ConnectionKind;
+use crate::puzzle::{Puzzle, analyse};
 use crate::rooms::RoomLibrary;
 
 /// Distribution summary of one measure.
@@ -77,6 +79,21 @@ pub struct Stats {
     pub critical_path: Summary,
     /// Layout attempts used.
     pub attempts: Summary,
+    /// Levels the solver's independent re-check (on the laid-out level)
+    /// found solvable (`generate` refuses unsolvable ones, so this equals
+    /// `succeeded`).
+    pub solvable: u64,
+    /// Keys per level.
+    pub keys: Summary,
+    /// Locked doors per level.
+    pub locks: Summary,
+    /// Rooms entered by the solver's walkthrough, from the entrance through
+    /// every key to the goal (revisits counted).
+    pub key_path: Summary,
+    /// Rooms the walkthrough enters again (backtracking).
+    pub backtracking: Summary,
+    /// Locked doors that can be walked around.
+    pub bypassed_locks: Summary,
 }
 
 /// Measures of one generated level.
@@ -91,6 +108,12 @@ struct Sample {
     dead_ends: f64,
     critical: f64,
     attempts: f64,
+    solvable: bool,
+    keys: f64,
+    locks: f64,
+    key_path: f64,
+    backtracking: f64,
+    bypassed: f64,
 }
 
 /// Generates seeds `0..seeds` of `flow` in parallel and summarises them.
@@ -133,11 +156,21 @@ pub fn run(flow: &Flow, library: &RoomLibrary, seeds: u64, progress: &(dyn Fn() 
         dead_ends: pick(|s| s.dead_ends),
         critical_path: pick(|s| s.critical),
         attempts: pick(|s| s.attempts),
+        solvable: ok.iter().filter(|s| s.solvable).count() as u64,
+        keys: pick(|s| s.keys),
+        locks: pick(|s| s.locks),
+        key_path: pick(|s| s.key_path),
+        backtracking: pick(|s| s.backtracking),
+        bypassed_locks: pick(|s| s.bypassed),
     }
 }
 
 fn sample(g: &crate::generate::Generated, ms: f64) -> Sample {
     let level = &g.level;
+    // Re-solved from the laid-out level rather than taken from `g.analysis`,
+    // so the batch re-checks what a game would load.
+    let puzzle = analyse(&Puzzle::from_level(level));
+    let walk = puzzle.solution.as_ref();
     let physical: Vec<_> = level
         .connections
         .iter()
@@ -184,6 +217,12 @@ fn sample(g: &crate::generate::Generated, ms: f64) -> Sample {
         dead_ends: dead_ends as f64,
         critical: critical_path(level) as f64,
         attempts: f64::from(g.attempts),
+        solvable: puzzle.solvable,
+        keys: puzzle.keys as f64,
+        locks: puzzle.locks as f64,
+        key_path: walk.map_or(0.0, |w| w.length as f64),
+        backtracking: walk.map_or(0.0, |w| w.backtracking as f64),
+        bypassed: puzzle.bypasses.len() as f64,
     }
 }
 

@@ -23,6 +23,7 @@ fn rooms_of(g: &LevelGraph) -> BTreeMap<String, usize> {
         let node = match &r.origin {
             Origin::Node { node } | Origin::Chain { node, .. } => node.clone(),
             Origin::Injection { rule } => format!("+{rule}"),
+            Origin::Nested { depth } => format!("nested/{depth}"),
         };
         *m.entry(node).or_insert(0) += 1;
     }

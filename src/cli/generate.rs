@@ -34,6 +34,12 @@ pub struct Args {
     /// Draw the flow graph over an SVG.
     #[arg(long)]
     graph: bool,
+    /// Print the solver's walkthrough (critical path, keys, locks,
+    /// backtracking) after the level: on stdout after an ASCII level or when
+    /// the level goes to a file (`-o`), on stderr when stdout carries JSON,
+    /// SVG or PNG.
+    #[arg(long)]
+    solve: bool,
     #[command(flatten)]
     project: ProjectArgs,
 }
@@ -62,6 +68,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
     let rendered = format
         .render(&generated.level, &options, &file_name)
         .map_err(|d| vec![d])?;
+    let mut machine_on_stdout = false;
     match &args.output {
         Some(path) => {
             write_rendered(path, &rendered).map_err(|d| vec![d])?;
@@ -91,8 +98,19 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
         }
         None => {
             use std::io::Write;
+            machine_on_stdout = format != Format::Ascii;
             let mut out = std::io::stdout().lock();
             let _ = out.write_all(&rendered.main).and_then(|()| out.flush());
+        }
+    }
+    if args.solve {
+        let report = generated
+            .analysis
+            .report(&super::solve::title(&generated.level));
+        if machine_on_stdout {
+            eprint!("{report}");
+        } else {
+            print!("{report}");
         }
     }
     if args.seed.is_none() {

@@ -5,6 +5,7 @@ mod expand;
 mod generate;
 mod import_edgar;
 mod schema;
+mod solve;
 mod stats;
 mod validate;
 
@@ -31,6 +32,8 @@ enum Command {
     Generate(generate::Args),
     /// Convert an Edgar level graph and room sets into a flow and templates.
     ImportEdgar(import_edgar::Args),
+    /// Solve a generated level (JSON): its critical path, keys, locks and backtracking.
+    Solve(solve::Args),
     /// Generate many seeds of a flow and report success rate, timings and level measures.
     Stats(stats::Args),
     /// Expand a flow with a seed and print the graph of rooms (yaml, json or dot).
@@ -47,6 +50,7 @@ pub fn run() -> ExitCode {
         Command::Expand(args) => expand::run(&args),
         Command::Generate(args) => generate::run(&args),
         Command::ImportEdgar(args) => import_edgar::run(&args),
+        Command::Solve(args) => solve::run(&args),
         Command::Stats(args) => stats::run(&args),
         Command::Schema(args) => schema::run(&args),
     };

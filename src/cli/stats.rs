@@ -69,6 +69,12 @@ fn table(s: &Stats) -> String {
         out += &format!("  {n:>6} x {reason}\n");
     }
     out += &format!(
+        "solvable: {} of {} levels ({:.2}%)\n",
+        s.solvable,
+        s.succeeded,
+        100.0 * s.solvable as f64 / s.succeeded.max(1) as f64
+    );
+    out += &format!(
         "{:<22}{:>10}{:>10}{:>10}{:>10}{:>10}\n",
         "", "min", "median", "p99", "max", "mean"
     );
@@ -89,6 +95,11 @@ fn table(s: &Stats) -> String {
         ("dead ends", &s.dead_ends),
         ("critical path", &s.critical_path),
         ("layout attempts", &s.attempts),
+        ("keys", &s.keys),
+        ("locks", &s.locks),
+        ("path with keys", &s.key_path),
+        ("backtracking", &s.backtracking),
+        ("bypassed locks", &s.bypassed_locks),
     ] {
         out += &row(name, m);
     }

@@ -53,8 +53,8 @@ impl Checker<'_> {
         let entrance = self.single_entrance();
         let parent = self.tree_shape(&ids);
         if edges_ok {
-            if let Some(entrance) = entrance {
-                self.reachable(&entrance, &parent);
+            if let Some(entrance) = &entrance {
+                self.reachable(entrance, &parent);
             }
             self.loops();
             self.selectors();
@@ -65,7 +65,95 @@ impl Checker<'_> {
             self.degrees();
         }
         self.injections();
+        if edges_ok && entrance.is_some() {
+            self.solvable();
+        }
         self.warnings();
+    }
+
+    /// Proves the flow's structure solvable with the solver (every node
+    /// present, automatic keys in front of their locks); runs only when no
+    /// error was found, so it never repeats one (a key behind its own lock is
+    /// reported by [`Self::keys`]).
+    fn solvable(&mut self) {
+        if self.d.diags.iter().any(Diagnostic::is_error) {
+            return;
+        }
+        let Some(puzzle) = crate::puzzle::Puzzle::from_flow(self.g) else {
+            return;
+        };
+        let analysis = crate::puzzle::analyse(&puzzle);
+        if analysis.solvable {
+            let mut warned = BTreeSet::new();
+            for b in &analysis.bypasses {
+                if !warned.insert(b.key.clone()) {
+                    continue;
+                }
+                let span = self
+                    .lock_span(&b.key)
+                    .or_else(|| self.g.node(&b.to).map(|n| n.id.span.clone()))
+                    .unwrap_or_else(|| self.flow.name.span.clone());
+                self.d.warning(
+                    "flow::lock-bypassed",
+                    span,
+                    format!(
+                        "the lock on `{} -> {}` can be walked around: both rooms are reachable without key `{}`",
+                        b.from, b.to, b.key
+                    ),
+                    "this lock guards nothing",
+                    "make loops out of a locked room one-way, pointing out of it (`vault -> hall`), or lock the other way in too",
+                );
+            }
+        }
+        if analysis.solvable || !analysis.complete {
+            return;
+        }
+        for p in &analysis.problems {
+            // Label the lock of the key at fault, else the room at fault.
+            let lock_span = p.key.as_ref().and_then(|k| self.lock_span(k));
+            let room_span = p
+                .room
+                .as_ref()
+                .and_then(|r| self.g.node(r))
+                .map(|n| n.id.span.clone());
+            let mut diag = Diagnostic::error(
+                "flow::unsolvable",
+                format!("the flow cannot be finished: {}", p.message),
+            )
+            .in_file(&self.flow.file);
+            if let Some(span) = lock_span {
+                diag = diag.label(span, "this lock cannot be opened in time");
+            }
+            match room_span {
+                Some(span) => diag = diag.label(span, "this room"),
+                None if diag.labels.is_empty() => {
+                    diag = diag.label(self.flow.name.span.clone(), "this flow");
+                }
+                None => {}
+            }
+            self.d.diags.push(diag.help(
+                "place keys in rooms reachable before their locks (or leave `keys:` out to place them automatically), and point one-way doors away from rooms the player still needs",
+            ));
+        }
+    }
+
+    /// The span of the first lock naming `key`.
+    fn lock_span(&self, key: &str) -> Option<std::ops::Range<usize>> {
+        let door_key = |d: &Door| match d {
+            Door::Locked(Some(k)) if k.value == key => Some(k.span.clone()),
+            _ => None,
+        };
+        self.g
+            .nodes
+            .iter()
+            .find_map(|n| door_key(&n.door))
+            .or_else(|| {
+                self.g
+                    .edges
+                    .iter()
+                    .chain(&self.g.loops)
+                    .find_map(|e| door_key(&e.door))
+            })
     }
 
     fn unique_ids(&mut self) -> BTreeSet<String> {

@@ -26,6 +26,11 @@ pub enum Origin {
         /// The rule's name.
         rule: String,
     },
+    /// A room of the nested lock-and-key puzzle generator.
+    Nested {
+        /// Nesting depth (the entrance is 0).
+        depth: u32,
+    },
 }
 
 /// One room of the level.

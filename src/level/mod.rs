@@ -4,9 +4,10 @@
 
 mod check;
 mod json;
+mod read;
 mod snapshot;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use check::LevelError;
 pub use json::LEVEL_FORMAT;
@@ -93,7 +94,7 @@ impl TileKind {
 }
 
 /// A room of the level.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Room {
     /// Room id (unique in the level).
     pub id: String,
@@ -114,7 +115,7 @@ pub struct Room {
 }
 
 /// How a connection is realised.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ConnectionKind {
     /// The rooms touch through a door.
@@ -126,7 +127,7 @@ pub enum ConnectionKind {
 }
 
 /// A connection between two rooms.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Connection {
     /// Source room id.
     pub from: String,
@@ -143,7 +144,7 @@ pub struct Connection {
 }
 
 /// Something lying in a room.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Item {
     /// `key`.
     pub kind: String,

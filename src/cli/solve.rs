@@ -1,0 +1,56 @@
+//! `dungeonflow solve LEVEL.json`: the critical path of a generated level.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::diag::Diagnostic;
+use crate::level::Level;
+use crate::puzzle::{Analysis, Puzzle, analyse};
+
+/// Arguments of `solve`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// A `dungeonflow-level/1` JSON file (`generate -o level.json`).
+    level: PathBuf,
+}
+
+/// Reads the level and prints the solver's report. Exit 0 when solvable,
+/// 2 when not, 1 when the file cannot be read.
+pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
+    let shown = args.level.display();
+    let text = std::fs::read_to_string(&args.level).map_err(|e| {
+        vec![
+            Diagnostic::error("solve::read", format!("cannot read {shown}: {e}"))
+                .help("pass a level written by `dungeonflow generate FLOW -o level.json`"),
+        ]
+    })?;
+    let level = Level::from_json(&text).map_err(|e| {
+        vec![
+            Diagnostic::error("solve::bad-level", format!("{shown}: {e}"))
+                .help("pass a `dungeonflow-level/1` file written by `dungeonflow generate FLOW -o level.json`"),
+        ]
+    })?;
+    let analysis = analyse(&Puzzle::from_level(&level));
+    print!("{}", analysis.report(&title(&level)));
+    Ok(exit_code(&analysis))
+}
+
+/// How a level is named in a report.
+pub fn title(level: &Level) -> String {
+    format!(
+        "level `{}` seed {} ({} generator, {} rooms)",
+        level.flow,
+        level.seed,
+        level.generator,
+        level.rooms.len()
+    )
+}
+
+/// 0 when solvable, 2 when not.
+pub fn exit_code(analysis: &Analysis) -> ExitCode {
+    if analysis.solvable {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    }
+}
