@@ -21,6 +21,9 @@ const ATTEMPTS_PER_TEMPLATE_CHOICE: u32 = 5;
 /// solvable one.
 pub const GRAPH_TRIES: u32 = 10;
 
+/// Attempts a flow needs for its second half to use a fresh expansion.
+const MIN_ATTEMPTS_TO_REEXPAND: u32 = 10;
+
 /// A generated level with what led to it.
 #[derive(Clone, Debug)]
 pub struct Generated {
@@ -157,10 +160,18 @@ pub fn generate_with(
     let source = GraphSource::of(flow)?;
     let params = source.layout();
     let mut graph = solvable_graph(source, flow, library, seed, flags)?;
-    let decomposition = decompose(&graph);
+    let mut decomposition = decompose(&graph);
     let mut last = None;
-    for attempt in 0..params.attempts.max(1) {
-        if attempt > 0 && attempt % ATTEMPTS_PER_TEMPLATE_CHOICE == 0 {
+    let attempts = params.attempts.max(1);
+    for attempt in 0..attempts {
+        if attempt > 0 && attempt == attempts / 2 && attempts >= MIN_ATTEMPTS_TO_REEXPAND {
+            // Half the attempts failed: this expansion may be too crowded to
+            // lay out; draw the flow's random choices again.
+            let again = Rng::derive(seed, "re-expansion").next_seed();
+            graph = solvable_graph(source, flow, library, again, flags)?;
+            graph.seed = seed;
+            decomposition = decompose(&graph);
+        } else if attempt > 0 && attempt % ATTEMPTS_PER_TEMPLATE_CHOICE == 0 {
             repick_templates(
                 flow,
                 library,
