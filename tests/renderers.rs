@@ -111,6 +111,14 @@ fn png_one_way_doors_carry_an_arrow_and_labels_add_ink() {
             .expect("png")
             .main,
     );
+    for item in &level.items {
+        assert_eq!(
+            centre(&with_labels, item.x, item.y, labelled.scale),
+            palette::KEY,
+            "a label hides key {}",
+            item.id
+        );
+    }
     let ink = |img: &image::RgbImage| img.pixels().filter(|p| p.0 == palette::INK).count();
     assert!(
         ink(&with_labels) > ink(&image) + 20 * level.rooms.len(),
@@ -225,4 +233,36 @@ fn formats_follow_file_extensions() {
     assert_eq!(Format::from_path(Path::new("b.json")), Some(Format::Json));
     assert_eq!(Format::from_path(Path::new("b.txt")), Some(Format::Ascii));
     assert_eq!(Format::from_path(Path::new("b")), None);
+}
+
+#[test]
+fn png_labels_never_hide_keys() {
+    // Seed 12 of `classic` has its key at the centre of a room, under the label.
+    let level = level("classic", 12);
+    let options = RenderOptions {
+        labels: true,
+        ..RenderOptions::default()
+    };
+    let image = decode_png(
+        &Format::Png
+            .render(&level, &options, "l.png")
+            .expect("png")
+            .main,
+    );
+    assert!(!level.items.is_empty());
+    let k = options.scale;
+    for item in &level.items {
+        // The whole gold diamond shows: about 18% of the tile.
+        let gold = (0..k * k)
+            .filter(|i| {
+                let (px, py) = (item.x as u32 * k + i % k, item.y as u32 * k + i / k);
+                image.get_pixel(px, py).0 == palette::KEY
+            })
+            .count();
+        assert!(
+            gold as f32 >= 0.15 * (k * k) as f32,
+            "key {} shows {gold} gold pixels",
+            item.id
+        );
+    }
 }

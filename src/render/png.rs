@@ -76,12 +76,6 @@ pub fn paint(level: &Level, options: &RenderOptions) -> Result<RgbImage, Diagnos
             in_arrow(u, v, step).then_some(palette::PAPER)
         });
     }
-    for item in &level.items {
-        paint_in_tile(&mut image, [item.x, item.y], scale, |u, v| {
-            let d = (u - 0.5).abs() + (v - 0.5).abs();
-            (d <= 0.4).then_some(if d > 0.3 { palette::INK } else { palette::KEY })
-        });
-    }
     if options.labels {
         for (i, room) in level.rooms.iter().enumerate() {
             let (cx, cy) = scene.label_anchor(i);
@@ -89,6 +83,13 @@ pub fn paint(level: &Level, options: &RenderOptions) -> Result<RgbImage, Diagnos
             let at = ((cx * scale as f32) as i64, (cy * scale as f32) as i64);
             draw_text(&mut image, &room.id, at, zoom);
         }
+    }
+    // Keys last, so that a label never hides one.
+    for item in &level.items {
+        paint_in_tile(&mut image, [item.x, item.y], scale, |u, v| {
+            let d = (u - 0.5).abs() + (v - 0.5).abs();
+            (d <= 0.4).then_some(if d > 0.3 { palette::INK } else { palette::KEY })
+        });
     }
     Ok(image)
 }

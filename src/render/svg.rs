@@ -56,13 +56,14 @@ pub fn render_svg(level: &Level, options: &RenderOptions) -> String {
     out += &runs_path(&scene, "pits", "#101018", |k, _| k == TileKind::Pit);
     out += &pillars(level);
     out += &doors(&scene);
-    out += &keys(level);
     if options.graph {
         out += &graph(&scene);
     }
     if options.labels {
         out += &labels(&scene);
     }
+    // Keys last, so that a label never hides one.
+    out += &keys(level);
     out += "</svg>\n";
     out
 }
