@@ -129,7 +129,7 @@ fn link_ends(
 const CORRIDOR_REACH: i32 = 8;
 
 /// Offsets of the anchor's door tile from the host's, tried by [`attach_by_corridor`].
-const CORRIDOR_TRIALS: usize = 16;
+const CORRIDOR_TRIALS: usize = 24;
 
 /// Moves `part` near `host` (any exit directions) and joins the two exits with
 /// an A* corridor: the fallback when no alignment fits.

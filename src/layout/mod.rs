@@ -245,7 +245,7 @@ fn lay_out(ctx: &mut Ctx, d: &Decomposition, c: usize, root: NodeIndex) -> Resul
 }
 
 /// Rebuilds of a composite tried when its canvas fits nowhere on the map.
-const ATTACH_REBUILDS: usize = 1;
+const ATTACH_REBUILDS: usize = 2;
 
 #[allow(clippy::too_many_arguments)]
 fn attach_composite(
