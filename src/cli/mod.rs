@@ -28,7 +28,7 @@ pub struct Cli {
 enum Command {
     /// Check flows and room templates and report every problem with its line and column.
     Validate(validate::Args),
-    /// Generate a level and print it (ASCII) or write it to a file.
+    /// Generate a level: ASCII on stdout, or JSON, PNG, SVG or a Tiled map with -o FILE.
     Generate(generate::Args),
     /// Convert an Edgar level graph and room sets into a flow and templates.
     ImportEdgar(import_edgar::Args),
