@@ -3,13 +3,14 @@
 //! puts them on disk atomically.
 
 mod ascii;
+pub mod palette;
 mod png;
 mod scene;
 mod svg;
 mod tiled;
 
 pub use ascii::render_ascii;
-pub use png::{MAX_SIDE, paint, palette, render_png};
+pub use png::{MAX_SIDE, paint, render_png};
 pub use svg::render_svg;
 pub use tiled::{TiledExport, render_tiled};
 

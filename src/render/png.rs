@@ -5,38 +5,13 @@
 use image::{ImageEncoder, Rgb, RgbImage};
 
 use super::RenderOptions;
+use super::palette;
 use super::scene::Scene;
 use crate::diag::Diagnostic;
 use crate::level::{Level, TileKind};
 
 /// Largest picture side in pixels; a bigger level needs a smaller `--scale`.
 pub const MAX_SIDE: u32 = 16_384;
-
-/// Colours of the picture, public so tests and users can find things in it.
-pub mod palette {
-    /// Outside the level.
-    pub const VOID: [u8; 3] = [0x1e, 0x1e, 0x24];
-    /// Walls.
-    pub const WALL: [u8; 3] = [0x45, 0x45, 0x50];
-    /// Corridor floor.
-    pub const CORRIDOR: [u8; 3] = [0xb8, 0x9f, 0x74];
-    /// Open doors.
-    pub const DOOR: [u8; 3] = [0x8b, 0x5a, 0x2b];
-    /// Locked doors.
-    pub const LOCKED_DOOR: [u8; 3] = [0xc6, 0x28, 0x28];
-    /// One-way doors.
-    pub const ONE_WAY_DOOR: [u8; 3] = [0xe0, 0x8a, 0x1e];
-    /// Pits.
-    pub const PIT: [u8; 3] = [0x10, 0x10, 0x18];
-    /// Pillars.
-    pub const PILLAR: [u8; 3] = [0x6b, 0x6b, 0x73];
-    /// Keys.
-    pub const KEY: [u8; 3] = [0xff, 0xd7, 0x00];
-    /// Marks drawn on doors and keys, and label text.
-    pub const INK: [u8; 3] = [0x10, 0x10, 0x10];
-    /// Arrow on one-way doors and label halo.
-    pub const PAPER: [u8; 3] = [0xff, 0xff, 0xff];
-}
 
 /// Encodes the level as a PNG.
 pub fn render_png(level: &Level, options: &RenderOptions) -> Result<Vec<u8>, Diagnostic> {
@@ -99,7 +74,7 @@ fn paint_tile(image: &mut RgbImage, scene: &Scene, x: i32, y: i32, scale: u32) {
     let kind = scene.level.tile(x, y);
     let floor = scene
         .category(x, y)
-        .map_or([0xe8, 0xe4, 0xda], crate::category::colour);
+        .map_or(crate::category::colour("normal"), crate::category::colour);
     let base = match kind {
         TileKind::Void => return,
         TileKind::Wall => palette::WALL,

@@ -5,6 +5,7 @@
 use std::fmt::Write;
 
 use super::RenderOptions;
+use super::palette::{self, hex};
 use super::scene::Scene;
 use crate::level::{ConnectionKind, Level, TileKind};
 
@@ -31,9 +32,14 @@ pub fn render_svg(level: &Level, options: &RenderOptions) -> String {
     out += "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" \
             markerWidth=\"4\" markerHeight=\"4\" orient=\"auto\">\
             <path d=\"M0 0L10 5L0 10z\" fill=\"#2255cc\"/></marker></defs>\n";
-    out += &format!("<rect width=\"{w}\" height=\"{h}\" fill=\"#1e1e24\"/>\n");
-    out += &runs_path(&scene, "walls", "#454550", |k, _| k == TileKind::Wall);
-    out += &runs_path(&scene, "corridors", "#b89f74", |k, _| {
+    out += &format!(
+        "<rect width=\"{w}\" height=\"{h}\" fill=\"{}\"/>\n",
+        hex(palette::VOID)
+    );
+    out += &runs_path(&scene, "walls", &hex(palette::WALL), |k, _| {
+        k == TileKind::Wall
+    });
+    out += &runs_path(&scene, "corridors", &hex(palette::CORRIDOR), |k, _| {
         k == TileKind::Corridor
     });
     out += "<g class=\"rooms\">\n";
@@ -53,7 +59,9 @@ pub fn render_svg(level: &Level, options: &RenderOptions) -> String {
         out += &shape.replacen("<path", &format!("<path{attrs}"), 1);
     }
     out += "</g>\n";
-    out += &runs_path(&scene, "pits", "#101018", |k, _| k == TileKind::Pit);
+    out += &runs_path(&scene, "pits", &hex(palette::PIT), |k, _| {
+        k == TileKind::Pit
+    });
     out += &pillars(level);
     out += &doors(&scene);
     if options.graph {
@@ -99,7 +107,7 @@ fn runs_path(
 }
 
 fn pillars(level: &Level) -> String {
-    let mut out = String::from("<g class=\"pillars\" fill=\"#6b6b73\">\n");
+    let mut out = format!("<g class=\"pillars\" fill=\"{}\">\n", hex(palette::PILLAR));
     for y in 0..level.height {
         for x in 0..level.width {
             if level.tile(x, y) == TileKind::Pillar {
@@ -116,14 +124,15 @@ fn doors(scene: &Scene) -> String {
     for y in 0..level.height {
         for x in 0..level.width {
             let (class, fill) = match level.tile(x, y) {
-                TileKind::Door => ("door", "#8b5a2b"),
-                TileKind::LockedDoor => ("locked", "#c62828"),
-                TileKind::OneWayDoor => ("one-way", "#e08a1e"),
+                TileKind::Door => ("door", palette::DOOR),
+                TileKind::LockedDoor => ("locked", palette::LOCKED_DOOR),
+                TileKind::OneWayDoor => ("one-way", palette::ONE_WAY_DOOR),
                 _ => continue,
             };
             let _ = writeln!(
                 out,
-                "<rect class=\"{class}\" x=\"{x}\" y=\"{y}\" width=\"1\" height=\"1\" fill=\"{fill}\"/>"
+                "<rect class=\"{class}\" x=\"{x}\" y=\"{y}\" width=\"1\" height=\"1\" fill=\"{}\"/>",
+                hex(fill)
             );
         }
     }
@@ -134,7 +143,8 @@ fn doors(scene: &Scene) -> String {
         let back = (cx - 0.3 * fx, cy - 0.3 * fy);
         let _ = writeln!(
             out,
-            "<polygon class=\"arrow\" fill=\"#fff\" points=\"{},{} {},{} {},{}\"/>",
+            "<polygon class=\"arrow\" fill=\"{}\" points=\"{},{} {},{} {},{}\"/>",
+            hex(palette::PAPER),
             tip.0,
             tip.1,
             back.0 - 0.3 * fy,
@@ -147,8 +157,10 @@ fn doors(scene: &Scene) -> String {
 }
 
 fn keys(level: &Level) -> String {
-    let mut out = String::from(
-        "<g class=\"keys\" fill=\"#ffd700\" stroke=\"#101010\" stroke-width=\"0.1\">\n",
+    let mut out = format!(
+        "<g class=\"keys\" fill=\"{}\" stroke=\"{}\" stroke-width=\"0.1\">\n",
+        hex(palette::KEY),
+        hex(palette::INK),
     );
     for item in &level.items {
         let (cx, cy) = (item.x as f32 + 0.5, item.y as f32 + 0.5);
