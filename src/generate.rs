@@ -1,6 +1,8 @@
-//! The whole pipeline for one level: a graph source (flow expansion or the
-//! nested puzzle generator) makes a solvable [`LevelGraph`], which is
-//! decomposed, laid out (with bounded attempts) and built into a [`Level`].
+//! The whole pipeline for one level. Graph generators (flow expansion, the
+//! nested puzzle generator) make a solvable [`LevelGraph`], which is
+//! decomposed, laid out (with bounded attempts) and built into a [`Level`];
+//! direct generators ([`DirectGenerator`]: Isaac, scatter) build the level
+//! themselves. [`generate`] is the one entry point for every generator.
 
 use std::collections::BTreeSet;
 
@@ -29,13 +31,30 @@ const MIN_ATTEMPTS_TO_REEXPAND: u32 = 10;
 pub struct Generated {
     /// The level.
     pub level: Level,
-    /// The expanded graph it realises.
-    pub graph: LevelGraph,
+    /// The expanded graph it realises (`None` for direct generators, which
+    /// make no graph before the level).
+    pub graph: Option<LevelGraph>,
     /// Layout attempts used (1 = first try).
     pub attempts: u32,
     /// The solver's verdict on the level (always solvable) with its
     /// walkthrough.
     pub analysis: Analysis,
+}
+
+/// A generator that builds its [`Level`] itself, without the flow layout
+/// engine (Isaac floors, scattered rooms). It must terminate on every input
+/// and say why when it cannot make a level.
+pub trait DirectGenerator {
+    /// The level of `flow` for `seed`, with the attempts it used.
+    fn level(&self, flow: &Flow, seed: u64) -> Result<(Level, u32), Diagnostic>;
+}
+
+/// The direct generator of `flow`, if it has one.
+fn direct_generator(flow: &Flow) -> Option<&dyn DirectGenerator> {
+    match &flow.generator {
+        Generator::Flow(_) | Generator::NestedPuzzle(_) => None,
+        Generator::Isaac(_) | Generator::Scatter(_) => None,
+    }
 }
 
 /// Where the rooms of a level come from: the one thing that differs between
@@ -157,6 +176,16 @@ pub fn generate_with(
     seed: u64,
     flags: &BTreeSet<String>,
 ) -> Result<Generated, Diagnostic> {
+    if let Some(direct) = direct_generator(flow) {
+        let (level, attempts) = direct.level(flow, seed)?;
+        let analysis = analyse(&Puzzle::from_level(&level));
+        return Ok(Generated {
+            level,
+            graph: None,
+            attempts,
+            analysis,
+        });
+    }
     let source = GraphSource::of(flow)?;
     let params = source.layout();
     let mut graph = solvable_graph(source, flow, library, seed, flags)?;
@@ -205,7 +234,7 @@ pub fn generate_with(
                 }
                 return Ok(Generated {
                     level,
-                    graph,
+                    graph: Some(graph),
                     attempts: attempt + 1,
                     analysis,
                 });
