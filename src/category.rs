@@ -17,18 +17,22 @@ pub const BUILTIN: &[&str] = &[
     "connector",
 ];
 
-/// Fill colour of a category in pictures and graphs, as RGB. Custom
-/// categories get the colour of `normal`.
+/// Fill colour of a category in pictures and graphs, as RGB. The Isaac
+/// generator's own categories share the colour of their nearest built-in one
+/// (`treasure` that of `reward`, its optional rooms that of `special`); other
+/// custom categories get the colour of `normal`.
 pub fn colour(category: &str) -> [u8; 3] {
     match category {
         "entrance" => [0x8f, 0xd1, 0x9e],
         "exit" => [0x7f, 0xb3, 0xe6],
         "boss" => [0xe0, 0x7a, 0x6f],
-        "reward" => [0xf2, 0xd1, 0x6b],
+        "reward" | "treasure" => [0xf2, 0xd1, 0x6b],
         "shop" => [0xc9, 0xa0, 0xdc],
         "secret" => [0x9e, 0x9e, 0x9e],
+        "super_secret" => [0x7a, 0x7a, 0x86],
         "hub" => [0xf0, 0xa8, 0x68],
-        "special" => [0x6f, 0xd0, 0xc8],
+        "special" | "sacrifice" | "library" | "curse" | "challenge" | "arcade" | "miniboss"
+        | "dice" | "bedroom" | "vault" => [0x6f, 0xd0, 0xc8],
         "connector" => [0xd8, 0xd0, 0xc0],
         _ => [0xe8, 0xe4, 0xda],
     }

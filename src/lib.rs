@@ -14,6 +14,7 @@ pub mod flow;
 pub mod generate;
 pub mod geom;
 pub mod graph;
+pub mod isaac;
 pub mod layout;
 pub mod level;
 pub mod project;

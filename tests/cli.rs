@@ -228,3 +228,13 @@ fn has_line_col(line: &str) -> bool {
         digits(parts.next()) && digits(parts.next())
     })
 }
+
+#[test]
+fn isaac_floors_print_a_minimap_and_other_levels_refuse_one() {
+    let out = df(&["generate", "isaac_rebirth", "--seed", "3", "--format", "minimap"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout));
+    let out = df(&["generate", "classic", "--seed", "3", "--format", "minimap"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("render::minimap-isaac-only"));
+}

@@ -98,7 +98,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
         }
         None => {
             use std::io::Write;
-            machine_on_stdout = format != Format::Ascii;
+            machine_on_stdout = !matches!(format, Format::Ascii | Format::Minimap);
             let mut out = std::io::stdout().lock();
             let _ = out.write_all(&rendered.main).and_then(|()| out.flush());
         }

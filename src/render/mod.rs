@@ -3,6 +3,7 @@
 //! puts them on disk atomically.
 
 mod ascii;
+mod minimap;
 pub mod palette;
 mod png;
 mod scene;
@@ -10,6 +11,7 @@ mod svg;
 mod tiled;
 
 pub use ascii::render_ascii;
+pub use minimap::render_minimap;
 pub use png::{MAX_SIDE, paint, render_png};
 pub use svg::render_svg;
 pub use tiled::{TiledExport, render_tiled};
@@ -32,6 +34,8 @@ pub enum Format {
     Svg,
     /// A Tiled map (`.tmj`) and its tileset image, written beside it.
     Tiled,
+    /// An Isaac floor's cell grid, one character per cell.
+    Minimap,
 }
 
 impl Format {
@@ -50,7 +54,10 @@ impl Format {
 
     /// Whether the output is text that can go to a terminal.
     pub fn is_text(self) -> bool {
-        matches!(self, Format::Ascii | Format::Json | Format::Svg)
+        matches!(
+            self,
+            Format::Ascii | Format::Json | Format::Svg | Format::Minimap
+        )
     }
 
     /// Whether the output needs files beside it (so cannot go to stdout).
@@ -74,6 +81,7 @@ impl Format {
                 .into_bytes(),
             Format::Png => render_png(level, options)?,
             Format::Svg => render_svg(level, options).into_bytes(),
+            Format::Minimap => render_minimap(level)?.into_bytes(),
             Format::Tiled => {
                 let stem = file_name.strip_suffix(".tmj").unwrap_or(file_name);
                 let export = render_tiled(level, &format!("{stem}.tileset.png"));
