@@ -231,8 +231,19 @@ fn has_line_col(line: &str) -> bool {
 
 #[test]
 fn isaac_floors_print_a_minimap_and_other_levels_refuse_one() {
-    let out = df(&["generate", "isaac_rebirth", "--seed", "3", "--format", "minimap"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = df(&[
+        "generate",
+        "isaac_rebirth",
+        "--seed",
+        "3",
+        "--format",
+        "minimap",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout));
     let out = df(&["generate", "classic", "--seed", "3", "--format", "minimap"]);
     assert_eq!(out.status.code(), Some(1));

@@ -56,6 +56,70 @@ pub fn layout_loop(ctx: &mut Ctx, ears: &[Ear], index: usize) -> Result<Canvas, 
     })
 }
 
+/// Placements of the anchor tried by [`grow_on`].
+const IN_PLACE_STARTS: usize = 4;
+
+/// Grows a loop composite straight onto the map: `anchor` against the
+/// placed `host` through `edge`, then every ear room by room, so the loop
+/// bends around what the map already holds. Only for an anchor on the first
+/// cycle (which is turned to start there). Leaves the map unchanged on
+/// failure. The fallback when no separately laid-out canvas fits.
+pub fn grow_on(
+    ctx: &mut Ctx,
+    map: &mut Canvas,
+    ears: &[Ear],
+    host: NodeIndex,
+    anchor: NodeIndex,
+    edge: EdgeIndex,
+) -> bool {
+    let Some(first) = ears.first() else {
+        return false;
+    };
+    let cycle = first.nodes.len() - 1;
+    let Some(j) = first.nodes[..cycle].iter().position(|&n| n == anchor) else {
+        return false;
+    };
+    let mut turned = Ear {
+        nodes: first.nodes[j..cycle]
+            .iter()
+            .chain(&first.nodes[..=j])
+            .copied()
+            .collect(),
+        edges: first.edges[j..]
+            .iter()
+            .chain(&first.edges[..j])
+            .copied()
+            .collect(),
+    };
+    if first.nodes[0] != first.nodes[cycle] {
+        return false;
+    }
+    turned.nodes.truncate(cycle + 1);
+    let hi = map.index_of(host).expect("host on map");
+    let mut cands = ctx.attach_candidates(map, hi, anchor, edge);
+    for c in &mut cands {
+        c.score = ctx.rng.unit();
+    }
+    cands.sort_by(|a, b| b.score.total_cmp(&a.score));
+    let (mark, used) = (map.mark(), map.rooms[hi].used.clone());
+    for c in cands.iter().take(IN_PLACE_STARTS) {
+        let ni = ctx.commit(map, hi, anchor, edge, c);
+        let grown = !ctx.strands_exits(map, ni)
+            && std::iter::once(&turned)
+                .chain(&ears[1..])
+                .all(|ear| grow_ear(ctx, map, ear).is_ok());
+        if grown {
+            return true;
+        }
+        map.rollback(ctx.shapes, mark);
+        map.rooms[hi].used.clone_from(&used);
+        if ctx.budget == 0 {
+            break;
+        }
+    }
+    false
+}
+
 fn size_of(ctx: &Ctx, node: NodeIndex) -> f64 {
     let s = &ctx.shapes[ctx.shape_options(node)[0]];
     f64::from(s.width + s.height) / 2.0

@@ -272,6 +272,11 @@ fn attach_composite(
             break;
         }
     }
+    if let CompositeKind::Loop(ears) = &comp.kind
+        && loops::grow_on(ctx, map, ears, host, anchor, edge)
+    {
+        return Ok(());
+    }
     Err(Failure {
         stage: "assembly",
         composite: c,
