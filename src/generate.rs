@@ -52,8 +52,9 @@ pub trait DirectGenerator {
 /// The direct generator of `flow`, if it has one.
 fn direct_generator(flow: &Flow) -> Option<&dyn DirectGenerator> {
     match &flow.generator {
+        Generator::Scatter(p) => Some(p),
         Generator::Flow(_) | Generator::NestedPuzzle(_) => None,
-        Generator::Isaac(_) | Generator::Scatter(_) => None,
+        Generator::Isaac(_) => None,
     }
 }
 
