@@ -1,8 +1,11 @@
 //! The stages run in order for one level, with bounded attempts: spawn,
 //! separate, select main rooms, triangulate, span, route, keep fillers.
 
+use rustc_hash::FxHashSet;
+
 use crate::rng::Rng;
 
+use super::band::band;
 use super::fillers::kept_fillers;
 use super::grid::Grid;
 use super::rect::Rect;
@@ -106,14 +109,15 @@ fn plan_once(s: &Settings, seed: u64, attempt: u32) -> Result<Plan, Failure> {
     let all: Vec<(usize, usize)> = tree.iter().chain(&extra).copied().collect();
     let roles = roles(floors.len(), &main, &tree, &all);
     let grid = Grid::new(&floors, &main, 2 * s.corridor_width + 4);
-    let routes = all
-        .iter()
-        .map(|&link| {
-            let (from, to) = roles.orient(link);
-            route(&grid, &floors, from, to, s.corridor_width)
-                .ok_or(Failure::NoRoute(floors[from], floors[to]))
-        })
-        .collect::<Result<Vec<Route>, Failure>>()?;
+    let mut taken = FxHashSet::default();
+    let mut routes = Vec::with_capacity(all.len());
+    for &link in &all {
+        let (from, to) = roles.orient(link);
+        let r = route(&grid, &floors, (from, to), s.corridor_width, &taken)
+            .ok_or(Failure::NoRoute(floors[from], floors[to]))?;
+        taken.extend(band(&r.path, s.corridor_width));
+        routes.push(r);
+    }
     let crossings: Vec<_> = routes.iter().map(|r| &r.crossings).collect();
     let kept = kept_fillers(&crossings, floors.len());
     Ok(Plan {

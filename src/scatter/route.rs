@@ -6,7 +6,9 @@
 use crate::geom::{Dir, Pos};
 
 use super::astar::search;
-use super::band::{fits, line, middle, piece, step_dir};
+use rustc_hash::FxHashSet;
+
+use super::band::{band, fits, line, middle, piece, step_dir};
 use super::fillers::{Crossings, crossings};
 use super::grid::Grid;
 use super::rect::Rect;
@@ -60,22 +62,49 @@ pub fn door_ok(floor: &Rect, tile: Pos, side: Dir, width: i32) -> bool {
         && fits(lo, hi, width).is_some_and(|(a, b)| (a..=b).contains(&along))
 }
 
+/// Band tiles of `path` that run alongside the corridors already drawn
+/// (`taken`) without joining them: two corridors side by side look like a
+/// mistake, crossing or sharing one is fine.
+fn alongside(path: &[Pos], width: i32, taken: &FxHashSet<Pos>) -> usize {
+    band(path, width)
+        .into_iter()
+        .filter(|t| !taken.contains(t) && Dir::ALL.iter().any(|&d| taken.contains(&t.step(d))))
+        .count()
+}
+
 /// The corridor from main room `from` to main room `to`: the first group of
 /// shapes (straight, then L) with a path clear of other main rooms, the
-/// path touching the fewest filler rooms without crossing them cleanly;
-/// else A*; `None` when even A* finds no way.
-pub fn route(grid: &Grid, floors: &[Rect], from: usize, to: usize, width: i32) -> Option<Route> {
+/// path touching the fewest filler rooms without crossing them cleanly,
+/// then running the least alongside the corridors `taken` already; else A*;
+/// `None` when even A* finds no way.
+pub fn route(
+    grid: &Grid,
+    floors: &[Rect],
+    (from, to): (usize, usize),
+    width: i32,
+    taken: &FxHashSet<Pos>,
+) -> Option<Route> {
     let (a, b) = (&floors[from], &floors[to]);
     for (shape, paths) in [
         (Shape::Straight, straight(a, b, width)),
         (Shape::Bent, bent(a, b, width)),
     ] {
-        let best = paths
-            .into_iter()
-            .filter(|p| clear(grid, a, b, p, width))
-            .map(|p| (crossings(grid, floors, &p, width), p))
-            .min_by_key(|(c, _)| c.clipped.len());
-        if let Some((crossings, path)) = best {
+        // The first path with the lowest score; none beats a perfect one.
+        let mut best: Option<((usize, usize), Crossings, Vec<Pos>)> = None;
+        for path in paths {
+            if !clear(grid, a, b, &path, width) {
+                continue;
+            }
+            let crossings = crossings(grid, floors, &path, width);
+            let score = (crossings.clipped.len(), alongside(&path, width, taken));
+            if best.as_ref().is_none_or(|(s, _, _)| score < *s) {
+                best = Some((score, crossings, path));
+                if score == (0, 0) {
+                    break;
+                }
+            }
+        }
+        if let Some((_, crossings, path)) = best {
             return Some(Route {
                 from,
                 to,
@@ -95,6 +124,18 @@ pub fn route(grid: &Grid, floors: &[Rect], from: usize, to: usize, width: i32) -
     })
 }
 
+/// Centreline positions where a band of `width` fits within `lo..=hi`,
+/// the middle one first, then outwards.
+fn positions(lo: i32, hi: i32, width: i32) -> Vec<i32> {
+    let Some((first, last)) = fits(lo, hi, width) else {
+        return Vec::new();
+    };
+    let mid = middle(lo, hi, width).clamp(first, last);
+    let mut at: Vec<i32> = (first..=last).collect();
+    at.sort_by_key(|&c| ((c - mid).abs(), c));
+    at
+}
+
 /// Straight paths from `a` to `b` across the gap between them, for every
 /// position where the corridor fits both floors, the middle one first.
 fn straight(a: &Rect, b: &Rect, width: i32) -> Vec<Vec<Pos>> {
@@ -106,25 +147,26 @@ fn straight(a: &Rect, b: &Rect, width: i32) -> Vec<Vec<Pos>> {
             Dir::West => b.right() < a.x,
             Dir::East => b.x > a.right(),
         };
-        let ((alo, ahi), (blo, bhi)) = (a.span_across(dir), b.span_across(dir));
-        let (lo, hi) = (alo.max(blo), ahi.min(bhi));
-        let Some((first, last)) = fits(lo, hi, width).filter(|_| beyond) else {
+        if !beyond {
             continue;
-        };
-        let mid = middle(lo, hi, width).clamp(first, last);
-        let mut at: Vec<i32> = (first..=last).collect();
-        at.sort_by_key(|&c| ((c - mid).abs(), c));
+        }
+        let ((alo, ahi), (blo, bhi)) = (a.span_across(dir), b.span_across(dir));
         out.extend(
-            at.into_iter()
+            positions(alo.max(blo), ahi.min(bhi), width)
+                .into_iter()
                 .map(|c| line(door(a, dir, c), door(b, dir.opposite(), c))),
         );
     }
     out
 }
 
-/// The two L paths from `a` to `b`: out of `a` through the wall facing `b`
-/// along `a`'s middle row (or column), turning at `b`'s middle column (or
-/// row) into `b`. Paths whose turn lies inside either room are left out.
+/// L paths tried per link.
+const MAX_BENT: usize = 48;
+
+/// L paths from `a` to `b`: out of `a` through the wall facing `b` along a
+/// row (or column) of `a`, turning at a column (or row) of `b` into `b`;
+/// both turns of the L, the rows and columns nearest the rooms' middles
+/// first. Paths whose turn lies inside either room are left out.
 fn bent(a: &Rect, b: &Rect, width: i32) -> Vec<Vec<Pos>> {
     let mut out = Vec::new();
     for vertical_first in [false, true] {
@@ -137,15 +179,6 @@ fn bent(a: &Rect, b: &Rect, width: i32) -> Vec<Vec<Pos>> {
         };
         let (ax, ay) = (a.span_across(u_of), a.span_across(v_of));
         let (bx, by) = (b.span_across(u_of), b.span_across(v_of));
-        let v = middle(ay.0, ay.1, width);
-        let u = middle(bx.0, bx.1, width);
-        let (out_dir, in_dir) = match (u > ax.1, u < ax.0, v < by.0, v > by.1) {
-            (true, _, true, _) => (1, 1),
-            (true, _, _, true) => (1, -1),
-            (_, true, true, _) => (-1, 1),
-            (_, true, _, true) => (-1, -1),
-            _ => continue,
-        };
         let to_pos = |u: i32, v: i32| {
             if vertical_first {
                 Pos::new(v, u)
@@ -153,14 +186,33 @@ fn bent(a: &Rect, b: &Rect, width: i32) -> Vec<Vec<Pos>> {
                 Pos::new(u, v)
             }
         };
-        let start = to_pos(if out_dir > 0 { ax.1 + 1 } else { ax.0 - 1 }, v);
-        let corner = to_pos(u, v);
-        let end = to_pos(u, if in_dir > 0 { by.0 - 1 } else { by.1 + 1 });
-        let mut path = line(start, corner);
-        path.extend(line(corner, end).into_iter().skip(1));
-        out.push(path);
+        let vs = positions(ay.0, ay.1, width);
+        let us = positions(bx.0, bx.1, width);
+        for (i, &v) in vs.iter().enumerate() {
+            for (j, &u) in us.iter().enumerate() {
+                let out_at = if u > ax.1 {
+                    ax.1 + 1
+                } else if u < ax.0 {
+                    ax.0 - 1
+                } else {
+                    continue;
+                };
+                let in_at = if v < by.0 {
+                    by.0 - 1
+                } else if v > by.1 {
+                    by.1 + 1
+                } else {
+                    continue;
+                };
+                let corner = to_pos(u, v);
+                let mut path = line(to_pos(out_at, v), corner);
+                path.extend(line(corner, to_pos(u, in_at)).into_iter().skip(1));
+                out.push((i + j, vertical_first, path));
+            }
+        }
     }
-    out
+    out.sort_by_key(|(rank, vertical_first, _)| (*rank, *vertical_first));
+    out.into_iter().take(MAX_BENT).map(|(_, _, p)| p).collect()
 }
 
 /// Whether a candidate `path` is a corridor from `a` to `b`: it leaves and
@@ -188,7 +240,7 @@ mod tests {
 
     fn route_between(floors: &[Rect], main: &[usize], width: i32) -> Route {
         let grid = Grid::new(floors, main, 8);
-        route(&grid, floors, 0, 1, width).expect("a route")
+        route(&grid, floors, (0, 1), width, &FxHashSet::default()).expect("a route")
     }
 
     #[test]
@@ -200,6 +252,19 @@ mod tests {
         assert_eq!(r.path, line(Pos::new(3, 6), Pos::new(3, 11)));
         let wide = route_between(&floors, &[0, 1], 3);
         assert_eq!(wide.path[0], Pos::new(3, 6));
+    }
+
+    #[test]
+    fn a_corridor_keeps_off_the_side_of_another() {
+        let floors = [Rect::new(0, 0, 6, 4), Rect::new(0, 20, 6, 4)];
+        let grid = Grid::new(&floors, &[0, 1], 8);
+        let free = route(&grid, &floors, (0, 1), 1, &FxHashSet::default()).expect("a route");
+        assert_eq!(free.path[0], Pos::new(2, 4));
+        // A corridor already runs down column 3: column 2 would run beside
+        // it, column 1 is the nearest to the middle that does not.
+        let taken: FxHashSet<Pos> = line(Pos::new(3, 4), Pos::new(3, 19)).into_iter().collect();
+        let r = route(&grid, &floors, (0, 1), 1, &taken).expect("a route");
+        assert_eq!(r.path[0], Pos::new(1, 4));
     }
 
     #[test]

@@ -46,13 +46,18 @@ pub fn separate(
     max_steps: u32,
     rng: &mut Rng,
 ) -> Result<u32, Stuck> {
+    let mut sweep = Sweep::default();
+    let mut moved = vec![true; floors.len()];
     for step in 0..max_steps {
-        let pairs = overlapping_pairs(floors, spacing);
-        if pairs.is_empty() {
+        sweep.run(floors, spacing, &moved);
+        if sweep.pairs.is_empty() {
             return Ok(step);
         }
-        for (a, b) in pairs {
-            push_apart(floors, a, b, spacing.between(a, b), rng);
+        moved.fill(false);
+        for &(a, b) in &sweep.pairs {
+            if push_apart(floors, a, b, spacing.between(a, b), rng) {
+                (moved[a], moved[b]) = (true, true);
+            }
         }
     }
     match overlapping_pairs(floors, spacing).len() {
@@ -65,36 +70,83 @@ pub fn separate(
 }
 
 /// Pairs `(a, b)`, `a < b`, of rooms whose footprints share a tile or come
-/// closer than `spacing` asks, sorted (sweep and prune along x).
+/// closer than `spacing` asks, sorted.
 pub fn overlapping_pairs(floors: &[Rect], spacing: Spacing) -> Vec<(usize, usize)> {
-    let prints: Vec<Rect> = floors.iter().map(Rect::footprint).collect();
-    let mut order: Vec<usize> = (0..prints.len()).collect();
-    order.sort_by_key(|&i| (prints[i].x, i));
-    let mut pairs = Vec::new();
-    for (k, &a) in order.iter().enumerate() {
-        for &b in &order[k + 1..] {
-            if prints[b].x > prints[a].right() + spacing.gap {
-                break;
+    let mut sweep = Sweep::default();
+    sweep.run(floors, spacing, &vec![true; floors.len()]);
+    sweep.pairs.sort_unstable();
+    sweep.pairs
+}
+
+/// Sweep and prune along x, keeping its buffers between steps. Rooms move
+/// little in one step, so their order by left edge is nearly sorted and an
+/// insertion sort restores it in about linear time; and only rooms that
+/// moved in the last step can have come too close, so only their
+/// neighbourhoods are searched.
+#[derive(Debug, Default)]
+struct Sweep {
+    /// Rooms by left edge (then index).
+    order: Vec<usize>,
+    /// Pairs found by the last run, in sweep order.
+    pairs: Vec<(usize, usize)>,
+}
+
+impl Sweep {
+    /// Finds the pairs too close of which at least one room is `moved`.
+    fn run(&mut self, floors: &[Rect], spacing: Spacing, moved: &[bool]) {
+        let left = |i: usize| (floors[i].x, i);
+        if self.order.len() != floors.len() {
+            self.order = (0..floors.len()).collect();
+        }
+        for k in 1..self.order.len() {
+            let mut j = k;
+            while j > 0 && left(self.order[j - 1]) > left(self.order[j]) {
+                self.order.swap(j - 1, j);
+                j -= 1;
             }
-            if prints[a]
-                .grown(spacing.between(a, b))
-                .intersects(&prints[b])
-            {
-                pairs.push((a.min(b), a.max(b)));
+        }
+        let widest = floors.iter().map(|f| f.w + 2).max().unwrap_or(0);
+        self.pairs.clear();
+        for (k, &a) in self.order.iter().enumerate() {
+            if !moved[a] {
+                continue;
+            }
+            let pa = floors[a].footprint();
+            let close = |b: usize, pairs: &mut Vec<(usize, usize)>| {
+                if pa
+                    .grown(spacing.between(a, b))
+                    .intersects(&floors[b].footprint())
+                {
+                    pairs.push((a.min(b), a.max(b)));
+                }
+            };
+            // To the left, rooms that did not move (the others find `a`).
+            for &b in self.order[..k].iter().rev() {
+                if floors[b].x - 1 + widest + spacing.gap < pa.x {
+                    break;
+                }
+                if !moved[b] {
+                    close(b, &mut self.pairs);
+                }
+            }
+            for &b in &self.order[k + 1..] {
+                if floors[b].x - 1 > pa.right() + spacing.gap {
+                    break;
+                }
+                close(b, &mut self.pairs);
             }
         }
     }
-    pairs.sort_unstable();
-    pairs
 }
 
 /// Moves `a` and `b` apart (half the overlap each) along the axis where they
-/// overlap least, if they still overlap or are less than `gap` apart.
-fn push_apart(floors: &mut [Rect], a: usize, b: usize, gap: i32, rng: &mut Rng) {
+/// overlap least, if they still overlap or are less than `gap` apart;
+/// whether they moved.
+fn push_apart(floors: &mut [Rect], a: usize, b: usize, gap: i32, rng: &mut Rng) -> bool {
     let (fa, fb) = (floors[a].footprint().grown(gap), floors[b].footprint());
     let (ox, oy) = fa.overlap(&fb);
     if ox <= 0 || oy <= 0 {
-        return;
+        return false;
     }
     let ((ax, ay), (bx, by)) = (fa.centre2(), fb.centre2());
     let (dx, dy) = (bx - ax, by - ay);
@@ -116,6 +168,7 @@ fn push_apart(floors: &mut [Rect], a: usize, b: usize, gap: i32, rng: &mut Rng) 
         floors[a] = floors[a].moved(0, sa);
         floors[b] = floors[b].moved(0, sb);
     }
+    true
 }
 
 #[cfg(test)]
