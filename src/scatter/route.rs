@@ -63,12 +63,17 @@ pub fn door_ok(floor: &Rect, tile: Pos, side: Dir, width: i32) -> bool {
 }
 
 /// Band tiles of `path` that run alongside the corridors already drawn
-/// (`taken`) without joining them: two corridors side by side look like a
-/// mistake, crossing or sharing one is fine.
+/// (`taken`) without joining them, next to them or one wall away: two
+/// corridors side by side look like a mistake, sharing one is fine.
 fn alongside(path: &[Pos], width: i32, taken: &FxHashSet<Pos>) -> usize {
     band(path, width)
         .into_iter()
-        .filter(|t| !taken.contains(t) && Dir::ALL.iter().any(|&d| taken.contains(&t.step(d))))
+        .filter(|t| {
+            !taken.contains(t)
+                && Dir::ALL
+                    .iter()
+                    .any(|&d| taken.contains(&t.step(d)) || taken.contains(&t.step(d).step(d)))
+        })
         .count()
 }
 
@@ -260,11 +265,15 @@ mod tests {
         let grid = Grid::new(&floors, &[0, 1], 8);
         let free = route(&grid, &floors, (0, 1), 1, &FxHashSet::default()).expect("a route");
         assert_eq!(free.path[0], Pos::new(2, 4));
-        // A corridor already runs down column 3: column 2 would run beside
-        // it, column 1 is the nearest to the middle that does not.
-        let taken: FxHashSet<Pos> = line(Pos::new(3, 4), Pos::new(3, 19)).into_iter().collect();
+        // A corridor already runs down column 4: columns 2 and 3 would run
+        // beside it, column 1 is the nearest to the middle that does not.
+        let taken: FxHashSet<Pos> = line(Pos::new(4, 4), Pos::new(4, 19)).into_iter().collect();
         let r = route(&grid, &floors, (0, 1), 1, &taken).expect("a route");
         assert_eq!(r.path[0], Pos::new(1, 4));
+        // Down column 2 itself: sharing it is fine.
+        let taken: FxHashSet<Pos> = line(Pos::new(2, 4), Pos::new(2, 19)).into_iter().collect();
+        let r = route(&grid, &floors, (0, 1), 1, &taken).expect("a route");
+        assert_eq!(r.path[0], Pos::new(2, 4));
     }
 
     #[test]
