@@ -5,11 +5,10 @@
 //! straight or L-shaped (A* around main rooms when blocked) and keep the
 //! small rooms they pass through.
 //!
-//! Stages, each a module with plain data in and out: [`spawn`](spawn::spawn),
-//! [`separate`](separate::separate), [`main_rooms`](select::main_rooms),
-//! [`delaunay`](triangulate::delaunay), [`spanning`](spanning::spanning),
-//! [`route`](route::route), [`kept_fillers`](fillers::kept_fillers), run
-//! in order by [`plan`], then drawn by [`Plan::level`].
+//! Stages, each a module with plain data in and out, run in order by
+//! [`plan`]: `spawn`, `separate`, `select` (main rooms), `triangulate`,
+//! `spanning` (tree and extra edges), `route` (with `astar`), `fillers`;
+//! then [`Plan::level`] draws the level (`raster`).
 
 mod astar;
 mod band;
