@@ -1,6 +1,6 @@
 //! Benchmarks: expansion and whole-level generation of every bundled flow,
-//! Edgar's published inputs (when `../shared/bench/edgar` is present), and
-//! generated graphs of 50 to 1000 rooms. Each iteration uses the next seed,
+//! Edgar's published inputs (when `../shared/bench/edgar` is present),
+//! generated graphs of 50 to 1000 rooms, and the scatter generator. Each iteration uses the next seed,
 //! so the figures are per level over a spread of seeds.
 
 use std::hint::black_box;
@@ -9,6 +9,7 @@ use std::time::Duration;
 use criterion::{Criterion, criterion_group, criterion_main};
 use dungeonflow::SourceFile;
 use dungeonflow::expand::expand;
+use dungeonflow::flow::Generator;
 use dungeonflow::generate::generate_with;
 use dungeonflow::layout::ShapeTable;
 use dungeonflow::project::{FileKind, Project, Source, bundled_sources};
@@ -192,10 +193,30 @@ fn scaling(c: &mut Criterion) {
     group.finish();
 }
 
+/// The bundled `scatter` flow: one level of 150 spawned rooms per iteration.
+fn scatter(c: &mut Criterion) {
+    let project = Project::bundled();
+    let flow = project.flow("scatter").expect("bundled scatter flow");
+    match &flow.generator {
+        Generator::Scatter(p) => assert_eq!(p.rooms, 150, "the bench measures 150 rooms"),
+        other => panic!("`scatter` runs {}", other.name()),
+    }
+    let table = ShapeTable::new(&project.library);
+    let mut group = c.benchmark_group("scatter");
+    let mut seed = 0;
+    group.bench_function("150_rooms", |b| {
+        b.iter(|| {
+            seed += 1;
+            black_box(generate_with(flow, &project.library, &table, seed, &Default::default()).ok())
+        })
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(50).measurement_time(Duration::from_secs(5)).warm_up_time(Duration::from_secs(1));
-    targets = bundled, edgar, scaling
+    targets = bundled, edgar, scaling, scatter
 }
 
 criterion_main!(benches);

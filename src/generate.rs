@@ -52,8 +52,9 @@ pub trait DirectGenerator {
 /// The direct generator of `flow`, if it has one.
 fn direct_generator(flow: &Flow) -> Option<&dyn DirectGenerator> {
     match &flow.generator {
-        Generator::Flow(_) | Generator::NestedPuzzle(_) | Generator::Scatter(_) => None,
+        Generator::Flow(_) | Generator::NestedPuzzle(_) => None,
         Generator::Isaac(p) => Some(p),
+        Generator::Scatter(p) => Some(p),
     }
 }
 

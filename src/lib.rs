@@ -22,6 +22,7 @@ pub mod puzzle;
 pub mod render;
 pub mod rng;
 pub mod rooms;
+pub mod scatter;
 pub mod schema;
 pub mod stats;
 pub mod yaml;

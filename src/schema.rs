@@ -415,7 +415,7 @@ fn scatter_params() -> Value {
                 "$ref": "#/definitions/scatter_sizes",
             },
             "main_threshold": with_default(number("A main room has both sides above this multiple of the mean. Default 1.25."), json!(1.25)),
-            "extra_edges": with_default(chance("Fraction of non-tree edges added back. Default 0.12."), json!(0.12)),
+            "extra_edges": with_default(chance("Fraction of the other triangulation edges (those no longer than the spanning tree's longest) added back as loops. Default 0.12."), json!(0.12)),
             "corridor_width": with_default(whole("Corridor width in tiles. Default 1.", 1, 3), json!(1)),
             "max_steps": with_default(whole("Separation steps before giving up. Default 2000.", 0, 100_000), json!(2000)),
         },

@@ -132,7 +132,8 @@ pub struct ScatterParams {
     pub max_aspect: f64,
     /// A main room has both sides above this multiple of the mean.
     pub main_threshold: f64,
-    /// Fraction of non-tree edges added back.
+    /// Fraction of the non-tree triangulation edges no longer than the
+    /// spanning tree's longest edge that are added back as loops.
     pub extra_edges: f64,
     /// Corridor width in tiles.
     pub corridor_width: u32,
