@@ -1,7 +1,7 @@
 //! Property tests of generated levels over many seeds of every bundled flow:
 //! the level invariants hold, every expanded edge is realised as one
-//! connection between the right rooms, templates are not repeated, and the
-//! same seed gives the same level.
+//! connection between the right rooms, templates are not repeated and stay
+//! in their rooms' pools, and the same seed gives the same level.
 
 use std::collections::BTreeMap;
 
@@ -77,6 +77,27 @@ fn every_bundled_flow_generates_valid_levels() {
                     "{name} seed {seed}: door {} -> {}",
                     c.from,
                     c.to
+                );
+            }
+            // A room given a template of its pool by the expansion keeps one
+            // of that pool through every rebuild of the layout (the expansion
+            // itself may fall back outside the pool when the pool runs dry;
+            // connectors take the connector their placement needs).
+            let in_pool = |template: &str, pool: &[String]| {
+                let t = project.library.get(template).expect("known template");
+                t.tags.iter().any(|g| pool.contains(g))
+            };
+            for node in graph.graph.node_weights().filter(|n| {
+                n.category != "connector"
+                    && n.template.as_deref().is_some_and(|t| in_pool(t, &n.pool))
+            }) {
+                let room = level.room(&node.id).expect("placed");
+                assert!(
+                    in_pool(&room.template, &node.pool),
+                    "{name} seed {seed}: `{}` has template {} outside its pool {:?}",
+                    node.id,
+                    room.template,
+                    node.pool
                 );
             }
             // Templates other than connectors are used once.

@@ -18,7 +18,7 @@ use crate::graph::LevelGraph;
 use crate::rng::Rng;
 use crate::rooms::RoomLibrary;
 
-pub use templates::FALLBACK_LADDER;
+pub use templates::{CROWDED, FALLBACK_LADDER, crowding};
 
 /// Expands `flow` with `seed`. `flags` are the prerequisites the caller has
 /// (`--flag NAME`): injections that require other flags are skipped.

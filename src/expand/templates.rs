@@ -84,9 +84,17 @@ pub fn choose(
             if options.iter().any(|t| t.usable_exits() > needed) {
                 options.retain(|t| t.usable_exits() > needed);
             }
+            let roomiest = options
+                .iter()
+                .map(|t| t.width + t.height)
+                .max()
+                .unwrap_or(1);
             let weights: Vec<f64> = options
                 .iter()
-                .map(|t| t.weight / f64::from(1 + history.get(&t.name).copied().unwrap_or(0)))
+                .map(|t| {
+                    t.weight / f64::from(1 + history.get(&t.name).copied().unwrap_or(0))
+                        * crowding(t.width + t.height, roomiest, needed)
+                })
                 .collect();
             if let Some(i) = rng.weighted(&weights) {
                 pick = Some(options[i].name.clone());
@@ -134,6 +142,22 @@ fn drop_subtree(level: &mut LevelGraph, n: NodeIndex) {
     for v in doomed {
         level.graph.remove_node(v);
     }
+}
+
+/// Connections from which a room counts as a crowded hub.
+pub const CROWDED: usize = 4;
+
+/// Weight factor favouring roomy templates for crowded hubs: a room with
+/// `needed >= CROWDED` connections must fit that many neighbours around its
+/// walls, so a template's weight is multiplied by its half-perimeter
+/// (`width + height`) relative to the roomiest option's, to the power
+/// `2 * (needed - 3)`.
+pub fn crowding(half_perimeter: i32, roomiest: i32, needed: usize) -> f64 {
+    if needed < CROWDED {
+        return 1.0;
+    }
+    let ratio = f64::from(half_perimeter) / f64::from(roomiest.max(1));
+    ratio.powi(2 * (needed as i32 - 3))
 }
 
 /// Whether a room has a tree parent, and how many other doors it needs.

@@ -345,8 +345,10 @@ impl Ctx<'_> {
     }
 
     /// Re-picks, for about half of `nodes`, another unused template of the
-    /// same category that can serve all the node's edges (a rebuild with
-    /// fresh rooms). Fixed templates and connectors are kept.
+    /// same category (and of the room's pool, when it names one) that can
+    /// serve all the node's edges (a rebuild with fresh rooms), by template
+    /// weight, crowded hubs favouring roomy templates as in expansion. Fixed
+    /// templates and connectors are kept.
     pub fn repick(&mut self, nodes: &[NodeIndex]) {
         for &n in nodes {
             let Some(current) = self.shape_of[n.index()] else {
@@ -357,9 +359,14 @@ impl Ctx<'_> {
             }
             let edges = self.edges_of(n);
             let category = &self.shapes[current].category;
+            let pool = &self.level.graph[n].pool;
             let options: Vec<usize> = (0..self.shapes.len())
                 .filter(|&s| {
-                    s != current && self.shapes[s].category == *category && !self.in_use(s)
+                    let shape = &self.shapes[s];
+                    s != current
+                        && shape.category == *category
+                        && (pool.is_empty() || shape.tags.iter().any(|t| pool.contains(t)))
+                        && !self.in_use(s)
                 })
                 .filter(|&s| {
                     self.can_serve(
@@ -370,9 +377,16 @@ impl Ctx<'_> {
                     )
                 })
                 .collect();
-            if !options.is_empty() {
-                let pick = options[self.rng.index(options.len())];
-                self.shape_of[n.index()] = Some(pick);
+            let half = |s: usize| self.shapes[s].width + self.shapes[s].height;
+            let roomiest = options.iter().map(|&s| half(s)).max().unwrap_or(1);
+            let weights: Vec<f64> = options
+                .iter()
+                .map(|&s| {
+                    self.shapes[s].weight * crate::expand::crowding(half(s), roomiest, edges.len())
+                })
+                .collect();
+            if let Some(i) = self.rng.weighted(&weights) {
+                self.shape_of[n.index()] = Some(options[i]);
             }
         }
     }

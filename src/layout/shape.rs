@@ -34,6 +34,10 @@ pub struct Shape {
     pub exits: Vec<ShapeExit>,
     /// Category of the template.
     pub category: String,
+    /// Tags of the template (what flow pools name).
+    pub tags: Vec<String>,
+    /// Choice weight of the template.
+    pub weight: f64,
 }
 
 impl Shape {
@@ -72,6 +76,8 @@ impl Shape {
             footprint,
             exits,
             category: t.category.clone(),
+            tags: t.tags.clone(),
+            weight: t.weight,
         }
     }
 
