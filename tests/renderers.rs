@@ -30,55 +30,67 @@ fn decode_png(bytes: &[u8]) -> image::RgbImage {
 
 #[test]
 fn png_has_one_square_per_tile_in_the_right_colours() {
-    let level = level("keys_and_locks", 1);
-    let options = RenderOptions {
-        scale: 10,
-        ..RenderOptions::default()
-    };
-    let rendered = Format::Png.render(&level, &options, "l.png").expect("png");
-    let image = decode_png(&rendered.main);
-    assert_eq!(
-        (image.width(), image.height()),
-        (level.width as u32 * 10, level.height as u32 * 10)
-    );
-    // Each room's floor is tinted by its category.
-    for room in &level.rooms {
-        let floor = room
-            .cells
-            .iter()
-            .find(|[x, y]| level.tile(*x, *y) == TileKind::Floor)
-            .expect("a floor cell");
+    // One level of each generator: flow graph, Isaac floor, scattered rooms.
+    for level in [
+        level("keys_and_locks", 1),
+        level("isaac_rebirth", 2),
+        level("scatter", 1),
+    ] {
+        let options = RenderOptions {
+            scale: 10,
+            ..RenderOptions::default()
+        };
+        let rendered = Format::Png.render(&level, &options, "l.png").expect("png");
+        let image = decode_png(&rendered.main);
         assert_eq!(
-            centre(&image, floor[0], floor[1], 10),
-            dungeonflow::category::colour(&room.category),
-            "floor of {}",
-            room.id
+            (image.width(), image.height()),
+            (level.width as u32 * 10, level.height as u32 * 10)
         );
-    }
-    for (x, y) in tiles_of(&level, TileKind::Wall) {
-        assert_eq!(centre(&image, x, y, 10), palette::WALL, "wall at {x},{y}");
-    }
-    for (x, y) in tiles_of(&level, TileKind::Corridor) {
-        let c = image.get_pixel(x as u32 * 10 + 5, y as u32 * 10 + 5).0;
-        assert_eq!(c, palette::CORRIDOR, "corridor at {x},{y}");
-    }
-    let locked = tiles_of(&level, TileKind::LockedDoor);
-    assert!(!locked.is_empty(), "the flow has locked doors");
-    for (x, y) in locked {
-        // Red door with a key-coloured keyhole in the middle.
-        assert_eq!(centre(&image, x, y, 10), palette::KEY);
+        // Each room's floor is tinted by its category.
+        for room in &level.rooms {
+            let floor = room
+                .cells
+                .iter()
+                .find(|[x, y]| level.tile(*x, *y) == TileKind::Floor)
+                .expect("a floor cell");
+            assert_eq!(
+                centre(&image, floor[0], floor[1], 10),
+                dungeonflow::category::colour(&room.category),
+                "floor of {}",
+                room.id
+            );
+        }
+        for (x, y) in tiles_of(&level, TileKind::Wall) {
+            assert_eq!(centre(&image, x, y, 10), palette::WALL, "wall at {x},{y}");
+        }
+        for (x, y) in tiles_of(&level, TileKind::Corridor) {
+            let c = image.get_pixel(x as u32 * 10 + 5, y as u32 * 10 + 5).0;
+            assert_eq!(c, palette::CORRIDOR, "corridor at {x},{y}");
+        }
+        let locked = tiles_of(&level, TileKind::LockedDoor);
+        let has_keys = level.generator == "flow";
         assert_eq!(
-            image.get_pixel(x as u32 * 10 + 1, y as u32 * 10 + 1).0,
-            palette::LOCKED_DOOR
+            !locked.is_empty(),
+            has_keys,
+            "locked doors in {}",
+            level.flow
         );
-    }
-    assert!(!level.items.is_empty(), "the flow has keys");
-    for item in &level.items {
-        assert_eq!(centre(&image, item.x, item.y, 10), palette::KEY);
-    }
-    // Outside the level stays dark.
-    for (x, y) in tiles_of(&level, TileKind::Void).into_iter().take(50) {
-        assert_eq!(centre(&image, x, y, 10), palette::VOID);
+        for (x, y) in locked {
+            // Red door with a key-coloured keyhole in the middle.
+            assert_eq!(centre(&image, x, y, 10), palette::KEY);
+            assert_eq!(
+                image.get_pixel(x as u32 * 10 + 1, y as u32 * 10 + 1).0,
+                palette::LOCKED_DOOR
+            );
+        }
+        assert_eq!(!level.items.is_empty(), has_keys, "keys in {}", level.flow);
+        for item in &level.items {
+            assert_eq!(centre(&image, item.x, item.y, 10), palette::KEY);
+        }
+        // Outside the level stays dark.
+        for (x, y) in tiles_of(&level, TileKind::Void).into_iter().take(50) {
+            assert_eq!(centre(&image, x, y, 10), palette::VOID);
+        }
     }
 }
 
@@ -141,70 +153,77 @@ fn png_refuses_a_picture_too_large_to_allocate() {
 
 #[test]
 fn svg_parses_and_has_a_shape_per_room_door_key_and_edge() {
-    let level = level("keys_and_locks", 1);
-    let options = RenderOptions {
-        labels: true,
-        graph: true,
-        ..RenderOptions::default()
-    };
-    let text = String::from_utf8(
-        Format::Svg
-            .render(&level, &options, "l.svg")
-            .expect("svg")
-            .main,
-    )
-    .expect("utf-8");
-    let doc = roxmltree::Document::parse(&text).expect("well-formed XML");
-    let root = doc.root_element();
-    assert_eq!(root.tag_name().name(), "svg");
-    assert_eq!(
-        root.attribute("viewBox"),
-        Some(format!("0 0 {} {}", level.width, level.height).as_str())
-    );
-    let with_class = |class: &str| {
-        doc.descendants()
-            .filter(|n| n.attribute("class") == Some(class))
-            .collect::<Vec<_>>()
-    };
-    let rooms = with_class("room");
-    let ids: Vec<&str> = rooms
-        .iter()
-        .filter_map(|n| n.attribute("data-id"))
-        .collect();
-    let expected: Vec<&str> = level.rooms.iter().map(|r| r.id.as_str()).collect();
-    assert_eq!(ids, expected);
-    for (node, room) in rooms.iter().zip(&level.rooms) {
+    // One level of each generator: flow graph, Isaac floor, scattered rooms.
+    for level in [
+        level("keys_and_locks", 1),
+        level("isaac_rebirth", 2),
+        level("scatter", 1),
+    ] {
+        let options = RenderOptions {
+            labels: true,
+            graph: true,
+            ..RenderOptions::default()
+        };
+        let text = String::from_utf8(
+            Format::Svg
+                .render(&level, &options, "l.svg")
+                .expect("svg")
+                .main,
+        )
+        .expect("utf-8");
+        let doc = roxmltree::Document::parse(&text).expect("well-formed XML");
+        let root = doc.root_element();
+        assert_eq!(root.tag_name().name(), "svg");
         assert_eq!(
-            node.attribute("data-category"),
-            Some(room.category.as_str())
+            root.attribute("viewBox"),
+            Some(format!("0 0 {} {}", level.width, level.height).as_str())
         );
-        let fill = dungeonflow::category::colour_hex(&room.category);
-        assert_eq!(node.attribute("fill"), Some(fill.as_str()));
+        let with_class = |class: &str| {
+            doc.descendants()
+                .filter(|n| n.attribute("class") == Some(class))
+                .collect::<Vec<_>>()
+        };
+        let rooms = with_class("room");
+        let ids: Vec<&str> = rooms
+            .iter()
+            .filter_map(|n| n.attribute("data-id"))
+            .collect();
+        let expected: Vec<&str> = level.rooms.iter().map(|r| r.id.as_str()).collect();
+        assert_eq!(ids, expected);
+        for (node, room) in rooms.iter().zip(&level.rooms) {
+            assert_eq!(
+                node.attribute("data-category"),
+                Some(room.category.as_str())
+            );
+            let fill = dungeonflow::category::colour_hex(&room.category);
+            assert_eq!(node.attribute("fill"), Some(fill.as_str()));
+        }
+        let doors =
+            with_class("door").len() + with_class("locked").len() + with_class("one-way").len();
+        let door_tiles = tiles_of(&level, TileKind::Door).len()
+            + tiles_of(&level, TileKind::LockedDoor).len()
+            + tiles_of(&level, TileKind::OneWayDoor).len();
+        assert_eq!(doors, door_tiles);
+        assert_eq!(
+            with_class("arrow").len(),
+            tiles_of(&level, TileKind::OneWayDoor).len()
+        );
+        let keys = with_class("keys")[0]
+            .children()
+            .filter(|n| n.is_element())
+            .count();
+        assert_eq!(keys, level.items.len());
+        let graph = &with_class("graph")[0];
+        let lines = graph.children().filter(|n| n.has_tag_name("line")).count();
+        assert_eq!(lines, level.connections.len());
+        let texts: Vec<String> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("text"))
+            .filter_map(|n| n.text().map(str::to_owned))
+            .collect();
+        let ids: Vec<String> = level.rooms.iter().map(|r| r.id.clone()).collect();
+        assert_eq!(texts, ids);
     }
-    let doors = with_class("door").len() + with_class("locked").len() + with_class("one-way").len();
-    let door_tiles = tiles_of(&level, TileKind::Door).len()
-        + tiles_of(&level, TileKind::LockedDoor).len()
-        + tiles_of(&level, TileKind::OneWayDoor).len();
-    assert_eq!(doors, door_tiles);
-    assert_eq!(
-        with_class("arrow").len(),
-        tiles_of(&level, TileKind::OneWayDoor).len()
-    );
-    let keys = with_class("keys")[0]
-        .children()
-        .filter(|n| n.is_element())
-        .count();
-    assert_eq!(keys, level.items.len());
-    let graph = &with_class("graph")[0];
-    let lines = graph.children().filter(|n| n.has_tag_name("line")).count();
-    assert_eq!(lines, level.connections.len());
-    let texts: Vec<String> = doc
-        .descendants()
-        .filter(|n| n.has_tag_name("text"))
-        .filter_map(|n| n.text().map(str::to_owned))
-        .collect();
-    let ids: Vec<String> = level.rooms.iter().map(|r| r.id.clone()).collect();
-    assert_eq!(texts, ids);
 }
 
 #[test]
