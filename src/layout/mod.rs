@@ -1,10 +1,10 @@
 //! Layout: the expanded graph becomes rooms on a tile grid.
 //!
 //! 1. [`decompose`](crate::graph::decompose) splits the graph into loop and tree composites;
-//! 2. each composite is laid out on its own canvas ([`tree`], [`loops`]) by
+//! 2. each composite is laid out on its own canvas (`tree`, `loops`) by
 //!    joining room exits, with back-tracking and bounded rebuilds;
-//! 3. [`assemble`] moves the canvases so their link exits meet (or sit a short
-//!    corridor apart) and joins what is left with A* [`corridor`]s.
+//! 3. `assemble` moves the canvases so their link exits meet (or sit a short
+//!    corridor apart) and joins what is left with A* corridors (`corridor`).
 //!
 //! Every loop is bounded; a layout that cannot be made ends in a [`Failure`]
 //! naming the stage, the composite and the node.
