@@ -185,42 +185,30 @@ impl FloorPlan {
         out
     }
 
-    /// Every door of the plan, once: a door opens wherever two rooms share a
-    /// cell side and neither has a wall there (only narrow rooms do).
-    pub fn doors(&self) -> Vec<Door> {
-        let mut out = Vec::new();
-        for (a, room) in self.rooms.iter().enumerate() {
-            for ((dx, dy), side) in room.shape.exits() {
-                let a_cell = self.grid.cell(room.anchor.0 + dx, room.anchor.1 + dy);
-                let Some(b_cell) = self.grid.step(a_cell, side) else {
-                    continue;
-                };
-                if let Some(b) = self.room_at(b_cell)
-                    && a < b
-                    && self.rooms[b].shape.door_side(side.opposite())
-                {
-                    out.push(Door {
-                        a,
-                        a_cell,
-                        side,
-                        b,
-                        b_cell,
-                    });
-                }
-            }
-        }
-        out
-    }
-
-    /// The rooms behind the doors of room `r` (a room may appear twice when
-    /// two doors join them).
-    pub fn through_doors(&self, r: usize) -> impl Iterator<Item = usize> + '_ {
+    /// The doors of room `r`: one on each side of its cells that faces
+    /// another room, where neither room has a wall (only narrow rooms do).
+    /// Two rooms sharing several sides get a door on each.
+    fn doors_of(&self, r: usize) -> impl Iterator<Item = Door> + '_ {
         let room = &self.rooms[r];
         room.shape.exits().filter_map(move |((dx, dy), side)| {
-            let cell = self.grid.cell(room.anchor.0 + dx, room.anchor.1 + dy);
-            let other = self.room_at(self.grid.step(cell, side)?)?;
-            (other != r && self.rooms[other].shape.door_side(side.opposite())).then_some(other)
+            let a_cell = self.grid.cell(room.anchor.0 + dx, room.anchor.1 + dy);
+            let b_cell = self.grid.step(a_cell, side)?;
+            let b = self.room_at(b_cell)?;
+            (b != r && self.rooms[b].shape.door_side(side.opposite())).then_some(Door {
+                a: r,
+                a_cell,
+                side,
+                b,
+                b_cell,
+            })
         })
+    }
+
+    /// Every door of the plan, once.
+    pub fn doors(&self) -> Vec<Door> {
+        (0..self.rooms.len())
+            .flat_map(|a| self.doors_of(a).filter(|d| d.a < d.b))
+            .collect()
     }
 
     /// Doors walked from the start to each room (`u32::MAX` if unreachable).
@@ -233,7 +221,7 @@ impl FloorPlan {
         let mut queue = std::collections::VecDeque::with_capacity(self.rooms.len());
         queue.push_back(0);
         while let Some(r) = queue.pop_front() {
-            for other in self.through_doors(r) {
+            for other in self.doors_of(r).map(|d| d.b) {
                 if depth[other] == u32::MAX {
                     depth[other] = depth[r] + 1;
                     queue.push_back(other);
@@ -241,26 +229,5 @@ impl FloorPlan {
             }
         }
         depth
-    }
-
-    /// Whether room `r` touches exactly one other room.
-    pub fn touches_one(&self, r: usize) -> bool {
-        let mut first = None;
-        for c in self.cells(r) {
-            for (_, n) in self.occupied_neighbours(c) {
-                match self.room_at(n) {
-                    Some(o) if o == r => {}
-                    Some(o) if first.is_none() => first = Some(o),
-                    Some(o) if first != Some(o) => return false,
-                    _ => {}
-                }
-            }
-        }
-        first.is_some()
-    }
-
-    /// Rooms of each kind.
-    pub fn count(&self, kind: RoomKind) -> usize {
-        self.rooms.iter().filter(|r| r.kind == kind).count()
     }
 }

@@ -51,7 +51,7 @@ pub fn rasterise(plan: &FloorPlan, flow: &str, seed: u64) -> Level {
             }
         }
     }
-    let owned = |x: i32, y: i32| (0..width).contains(&x) && (0..height).contains(&y);
+    let on_map = |x: i32, y: i32| (0..width).contains(&x) && (0..height).contains(&y);
     let mut tiles = vec![TileKind::Void; owner.len()];
     let mut footprints: Vec<Vec<[i32; 2]>> = vec![Vec::new(); plan.rooms.len()];
     for y in 0..height {
@@ -62,7 +62,7 @@ pub fn rasterise(plan: &FloorPlan, flow: &str, seed: u64) -> Level {
             }
             let inner = (-1..=1).all(|dy| {
                 (-1..=1).all(|dx| {
-                    owned(x + dx, y + dy) && owner[((y + dy) * width + x + dx) as usize] == r
+                    on_map(x + dx, y + dy) && owner[((y + dy) * width + x + dx) as usize] == r
                 })
             });
             tiles[(y * width + x) as usize] = if inner {

@@ -20,7 +20,7 @@ pub fn ranked_dead_ends(plan: &FloorPlan, depths: &[u32]) -> Vec<usize> {
         .dead_ends
         .iter()
         .enumerate()
-        .filter(|&(_, &r)| plan.rooms[r].shape == Shape::Single && plan.touches_one(r))
+        .filter(|&(_, &r)| plan.rooms[r].shape == Shape::Single && plan.touching(r).len() == 1)
         .map(|(order, &r)| (order, r))
         .collect();
     ends.sort_by_key(|&(order, r)| (std::cmp::Reverse(depths[r]), std::cmp::Reverse(order)));
@@ -72,27 +72,33 @@ pub const EXTRA_ROOM_RULES: [Rule; 3] = [
     },
 ];
 
-/// The neighbours an empty `cell` would have as a secret-style room, or
-/// `None` if it may not hold one: it never touches a boss room (nor, when
-/// `avoid` is given, one of those dead ends), and every neighbour must be
-/// able to open a door into it.
-fn secret_neighbours(plan: &FloorPlan, cell: usize, avoid: Option<&[usize]>) -> Option<usize> {
+/// The neighbours an empty `cell` would have as a secret-style room, and
+/// whether one of them is among `dead_ends`; `None` if it may not hold one:
+/// it never touches a boss room, and every neighbour must be able to open a
+/// door into it.
+fn secret_neighbours(plan: &FloorPlan, cell: usize, dead_ends: &[usize]) -> Option<(usize, bool)> {
     if plan.occupancy[cell] != 0 {
         return None;
     }
-    let mut count = 0;
+    let (mut count, mut beside_dead_end) = (0, false);
     for (side, n) in plan.occupied_neighbours(cell) {
         let r = plan.room_at(n)?;
         let room = &plan.rooms[r];
-        if avoid.is_some_and(|ends| ends.contains(&r))
-            || room.kind == RoomKind::Boss
-            || !room.shape.door_side(side.opposite())
-        {
+        if room.kind == RoomKind::Boss || !room.shape.door_side(side.opposite()) {
             return None;
         }
+        beside_dead_end |= dead_ends.contains(&r);
         count += 1;
     }
-    Some(count)
+    Some((count, beside_dead_end))
+}
+
+/// The neighbours `rule` counts for a cell with the standing
+/// [`secret_neighbours`] gave it; `None` when the rule rules it out.
+fn under(rule: &Rule, standing: Option<(usize, bool)>) -> Option<usize> {
+    standing
+        .filter(|&(_, beside_dead_end)| !(rule.avoid_dead_ends && beside_dead_end))
+        .map(|(count, _)| count)
 }
 
 /// A cell for a secret room (or a labyrinth's extra room): the game tries
@@ -117,20 +123,13 @@ pub fn secret_cell(
     for y in 0..grid.height {
         for x in 1..=grid.width {
             let c = grid.cell(x, y);
-            let strict = secret_neighbours(plan, c, Some(dead_ends));
-            let loose = secret_neighbours(plan, c, None);
+            let standing = secret_neighbours(plan, c, dead_ends);
             for (rule, list) in rules.iter().zip(&mut qualifying) {
-                let n = if rule.avoid_dead_ends { strict } else { loose };
-                if n.is_some_and(|n| n >= rule.neighbours) {
+                if under(rule, standing).is_some_and(|n| n >= rule.neighbours) {
                     list.push(c);
                 }
             }
-            let last = if rules[2].avoid_dead_ends {
-                strict
-            } else {
-                loose
-            };
-            if let Some(n) = last.filter(|&n| n >= 1)
+            if let Some(n) = under(&rules[2], standing).filter(|&n| n >= 1)
                 && best.is_none_or(|(m, _)| n > m)
             {
                 best = Some((n, c));

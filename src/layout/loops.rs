@@ -76,10 +76,13 @@ pub fn grow_on(
         return false;
     };
     let cycle = first.nodes.len() - 1;
+    if first.nodes[0] != first.nodes[cycle] {
+        return false;
+    }
     let Some(j) = first.nodes[..cycle].iter().position(|&n| n == anchor) else {
         return false;
     };
-    let mut turned = Ear {
+    let turned = Ear {
         nodes: first.nodes[j..cycle]
             .iter()
             .chain(&first.nodes[..=j])
@@ -91,10 +94,6 @@ pub fn grow_on(
             .copied()
             .collect(),
     };
-    if first.nodes[0] != first.nodes[cycle] {
-        return false;
-    }
-    turned.nodes.truncate(cycle + 1);
     let hi = map.index_of(host).expect("host on map");
     let mut cands = ctx.attach_candidates(map, hi, anchor, edge);
     for c in &mut cands {
