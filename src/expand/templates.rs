@@ -84,16 +84,12 @@ pub fn choose(
             if options.iter().any(|t| t.usable_exits() > needed) {
                 options.retain(|t| t.usable_exits() > needed);
             }
-            let roomiest = options
-                .iter()
-                .map(|t| t.width + t.height)
-                .max()
-                .unwrap_or(1);
+            let crowded = crowding(options.iter().map(|t| t.width + t.height), needed);
             let weights: Vec<f64> = options
                 .iter()
-                .map(|t| {
-                    t.weight / f64::from(1 + history.get(&t.name).copied().unwrap_or(0))
-                        * crowding(t.width + t.height, roomiest, needed)
+                .zip(crowded)
+                .map(|(t, c)| {
+                    t.weight / f64::from(1 + history.get(&t.name).copied().unwrap_or(0)) * c
                 })
                 .collect();
             if let Some(i) = rng.weighted(&weights) {
@@ -147,17 +143,22 @@ fn drop_subtree(level: &mut LevelGraph, n: NodeIndex) {
 /// Connections from which a room counts as a crowded hub.
 pub const CROWDED: usize = 4;
 
-/// Weight factor favouring roomy templates for crowded hubs: a room with
+/// Weight factors favouring roomy templates for crowded hubs, one per
+/// option given by its half-perimeter (`width + height`): a room with
 /// `needed >= CROWDED` connections must fit that many neighbours around its
-/// walls, so a template's weight is multiplied by its half-perimeter
-/// (`width + height`) relative to the roomiest option's, to the power
-/// `2 * (needed - 3)`.
-pub fn crowding(half_perimeter: i32, roomiest: i32, needed: usize) -> f64 {
-    if needed < CROWDED {
-        return 1.0;
-    }
-    let ratio = f64::from(half_perimeter) / f64::from(roomiest.max(1));
-    ratio.powi(2 * (needed as i32 - 3))
+/// walls, so each option's factor is its half-perimeter relative to the
+/// roomiest option's, to the power `2 * (needed - 3)`; 1 for other rooms.
+pub fn crowding(half_perimeters: impl Iterator<Item = i32> + Clone, needed: usize) -> Vec<f64> {
+    let roomiest = f64::from(half_perimeters.clone().max().unwrap_or(1).max(1));
+    half_perimeters
+        .map(|h| {
+            if needed < CROWDED {
+                1.0
+            } else {
+                (f64::from(h) / roomiest).powi(2 * (needed as i32 - 3))
+            }
+        })
+        .collect()
 }
 
 /// Whether a room has a tree parent, and how many other doors it needs.

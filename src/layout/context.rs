@@ -365,7 +365,7 @@ impl Ctx<'_> {
                     let shape = &self.shapes[s];
                     s != current
                         && shape.category == *category
-                        && (pool.is_empty() || shape.tags.iter().any(|t| pool.contains(t)))
+                        && crate::rooms::in_pool(&shape.tags, pool)
                         && !self.in_use(s)
                 })
                 .filter(|&s| {
@@ -377,13 +377,16 @@ impl Ctx<'_> {
                     )
                 })
                 .collect();
-            let half = |s: usize| self.shapes[s].width + self.shapes[s].height;
-            let roomiest = options.iter().map(|&s| half(s)).max().unwrap_or(1);
+            let crowded = crate::expand::crowding(
+                options
+                    .iter()
+                    .map(|&s| self.shapes[s].width + self.shapes[s].height),
+                edges.len(),
+            );
             let weights: Vec<f64> = options
                 .iter()
-                .map(|&s| {
-                    self.shapes[s].weight * crate::expand::crowding(half(s), roomiest, edges.len())
-                })
+                .zip(crowded)
+                .map(|(&s, c)| self.shapes[s].weight * c)
                 .collect();
             if let Some(i) = self.rng.weighted(&weights) {
                 self.shape_of[n.index()] = Some(options[i]);

@@ -93,8 +93,14 @@ impl RoomLibrary {
         category: &'a str,
         pool: &'a [String],
     ) -> impl Iterator<Item = &'a RoomTemplate> + 'a {
-        self.templates.iter().filter(move |t| {
-            t.category == category && (pool.is_empty() || t.tags.iter().any(|g| pool.contains(g)))
-        })
+        self.templates
+            .iter()
+            .filter(move |t| t.category == category && in_pool(&t.tags, pool))
     }
+}
+
+/// Whether a template with `tags` belongs to a room's `pool`: an empty pool
+/// takes any template, else one tag must be in it.
+pub fn in_pool(tags: &[String], pool: &[String]) -> bool {
+    pool.is_empty() || tags.iter().any(|g| pool.contains(g))
 }
