@@ -39,3 +39,32 @@ fn an_impossible_layout_ends_with_a_diagnostic() {
         "{d:?}"
     );
 }
+
+#[test]
+fn rollback_clears_the_exit_flags_set_since_the_mark() {
+    use dungeonflow::geom::Pos;
+    use dungeonflow::layout::{Canvas, ShapeTable};
+    use petgraph::graph::NodeIndex;
+
+    let project = Project::bundled();
+    let table = ShapeTable::new(&project.library);
+    let shape = table
+        .shapes
+        .iter()
+        .position(|s| s.exits.len() >= 2)
+        .expect("a template with two exits");
+    let far = Pos::new(100, 100);
+    let mut canvas = Canvas::default();
+    let first = canvas.add_room(&table.shapes, NodeIndex::new(0), shape, Pos::new(0, 0));
+    canvas.use_exit(first, 0);
+    let mark = canvas.mark();
+    canvas.use_exit(first, 1);
+    canvas.use_exit(first, 0);
+    let second = canvas.add_room(&table.shapes, NodeIndex::new(1), shape, far);
+    canvas.use_exit(second, 0);
+    canvas.rollback(&table.shapes, mark);
+    assert_eq!(canvas.rooms.len(), 1);
+    assert!(canvas.rooms[first].used[0], "set before the mark: kept");
+    assert!(!canvas.rooms[first].used[1], "set after the mark: cleared");
+    assert!(canvas.index_of(NodeIndex::new(1)).is_none());
+}

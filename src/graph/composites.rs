@@ -253,6 +253,96 @@ fn ear_from(adj: &Adj, owner: &[Option<usize>], c: usize, a: NodeIndex) -> Optio
     None
 }
 
+/// The ears of loop composite `comp` re-ordered to start at `anchor`: the
+/// shortest cycle through it first, then, repeatedly, the shortest ear whose
+/// ends are already covered (a chord, an open path, or a closed cycle back to
+/// one node). Lets a loop grow from whichever room the assembly attaches it
+/// by. `None` when `anchor` is on no cycle of the composite.
+pub fn ears_from(level: &LevelGraph, comp: &Composite, anchor: NodeIndex) -> Option<Vec<Ear>> {
+    let mut remaining: BTreeSet<EdgeIndex> = comp.edges.iter().copied().collect();
+    let mut owner: Vec<Option<usize>> = vec![None; level.graph.node_count()];
+    let adjacency = |remaining: &BTreeSet<EdgeIndex>| {
+        let mut adj: Adj = BTreeMap::new();
+        for &e in remaining {
+            let (x, y) = level.graph.edge_endpoints(e).expect("edge");
+            adj.entry(x).or_default().push((y, e));
+            adj.entry(y).or_default().push((x, e));
+        }
+        adj
+    };
+    let mut ears: Vec<Ear> = Vec::new();
+    let mut next = Some(cycle_through(&adjacency(&remaining), &owner, anchor)?);
+    while let Some(ear) = next {
+        for e in &ear.edges {
+            remaining.remove(e);
+        }
+        for v in &ear.nodes {
+            owner[v.index()] = Some(0);
+        }
+        ears.push(ear);
+        if remaining.is_empty() {
+            return Some(ears);
+        }
+        let adj = adjacency(&remaining);
+        next = adj
+            .keys()
+            .filter(|v| owner[v.index()].is_some())
+            .filter_map(|&a| {
+                ear_from(&adj, &owner, 0, a).or_else(|| cycle_through(&adj, &owner, a))
+            })
+            .min_by_key(|ear| ear.nodes.len());
+    }
+    None
+}
+
+/// The shortest cycle from `a` back to itself through rooms not yet in
+/// `owner`, as a closed ear.
+fn cycle_through(adj: &Adj, owner: &[Option<usize>], a: NodeIndex) -> Option<Ear> {
+    let mut best: Option<Ear> = None;
+    for &(x, first) in adj.get(&a)? {
+        if x == a || owner[x.index()].is_some() {
+            continue;
+        }
+        let mut back: BTreeMap<NodeIndex, (NodeIndex, EdgeIndex)> = BTreeMap::new();
+        back.insert(x, (a, first));
+        let mut queue = VecDeque::from([x]);
+        let mut closing = None;
+        'bfs: while let Some(v) = queue.pop_front() {
+            for &(w, e) in adj.get(&v).map_or(&[][..], Vec::as_slice) {
+                if e == first {
+                    continue;
+                }
+                if w == a {
+                    closing = Some((v, e));
+                    break 'bfs;
+                }
+                if owner[w.index()].is_none() && !back.contains_key(&w) {
+                    back.insert(w, (v, e));
+                    queue.push_back(w);
+                }
+            }
+        }
+        let Some((last, closing_edge)) = closing else {
+            continue;
+        };
+        let mut nodes = vec![a, last];
+        let mut edges = vec![closing_edge];
+        let mut cur = last;
+        while cur != a {
+            let (p, pe) = back[&cur];
+            nodes.push(p);
+            edges.push(pe);
+            cur = p;
+        }
+        nodes.reverse();
+        edges.reverse();
+        if best.as_ref().is_none_or(|b| nodes.len() < b.nodes.len()) {
+            best = Some(Ear { nodes, edges });
+        }
+    }
+    best
+}
+
 /// Splits a cycle that touches existing loop composites into ears between
 /// consecutive anchored nodes. Each ear comes with the composite it belongs to
 /// (`None` when its two ends lie in different composites).

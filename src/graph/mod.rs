@@ -4,7 +4,9 @@ mod composites;
 mod export;
 mod level_graph;
 
-pub use composites::{Composite, CompositeKind, Decomposition, Ear, decompose, smallest_cycle};
+pub use composites::{
+    Composite, CompositeKind, Decomposition, Ear, decompose, ears_from, smallest_cycle,
+};
 pub use export::{EdgeView, GraphView, RoomView};
 
 pub use level_graph::{Connection, EdgeKind, LevelGraph, Origin, RoomNode};

@@ -72,12 +72,12 @@ pub fn attach(
         }
         fits.sort_by(|a, b| a.0.total_cmp(&b.0));
         for (_, he, ae, offset, corridor) in fits {
-            let (mark, host_used) = (map.mark(), map.rooms[hi].used.clone());
+            let mark = map.mark();
             let base = map.rooms.len();
             map.merge(ctx.shapes, part, offset);
             let ni = base + ai;
-            map.rooms[hi].used[he] = true;
-            map.rooms[ni].used[ae] = true;
+            map.use_exit(hi, he);
+            map.use_exit(ni, ae);
             let ph = exit_cell(&map.rooms[hi], &ctx.shapes[map.rooms[hi].shape].exits[he]);
             let pa = exit_cell(&map.rooms[ni], &ctx.shapes[map.rooms[ni].shape].exits[ae]);
             map.add_corridor(&corridor);
@@ -97,7 +97,6 @@ pub fn attach(
                 return true;
             }
             map.rollback(ctx.shapes, mark);
-            map.rooms[hi].used = host_used;
         }
     }
     false
@@ -202,8 +201,8 @@ pub fn attach_by_corridor(
         match route {
             Some(tiles) if tiles.len() as i32 >= min && tiles.len() as i32 <= max => {
                 let ni = base + ai;
-                map.rooms[hi].used[he] = true;
-                map.rooms[ni].used[ae] = true;
+                map.use_exit(hi, he);
+                map.use_exit(ni, ae);
                 let ph = exit_cell(&map.rooms[hi], &ctx.shapes[map.rooms[hi].shape].exits[he]);
                 let pa = exit_cell(&map.rooms[ni], &ctx.shapes[map.rooms[ni].shape].exits[ae]);
                 map.add_corridor(&tiles);
@@ -222,7 +221,6 @@ pub fn attach_by_corridor(
                     return true;
                 }
                 map.rollback(ctx.shapes, mark);
-                map.rooms[hi].used[he] = false;
             }
             _ => map.rollback(ctx.shapes, mark),
         }

@@ -56,6 +56,8 @@ pub struct Canvas {
     by_node: HashMap<NodeIndex, usize>,
     done: HashSet<EdgeIndex>,
     corridor_log: Vec<Pos>,
+    /// Exits flagged used by [`Canvas::use_exit`], in order, for rollback.
+    used_log: Vec<(usize, usize)>,
 }
 
 /// A point to roll a canvas back to.
@@ -64,6 +66,7 @@ pub struct Mark {
     rooms: usize,
     links: usize,
     corridor: usize,
+    used: usize,
 }
 
 fn bucket_range(pos: Pos, w: i32, h: i32) -> impl Iterator<Item = (i32, i32)> {
@@ -213,14 +216,28 @@ impl Canvas {
             rooms: self.rooms.len(),
             links: self.links.len(),
             corridor: self.corridor_log.len(),
+            used: self.used_log.len(),
         }
     }
 
-    /// Removes every room, link and corridor tile added since `mark`. Exit
-    /// flags set on rooms older than the mark are the caller's to restore.
+    /// Flags exit `exit` of room `room` used (undone by [`Self::rollback`]).
+    pub fn use_exit(&mut self, room: usize, exit: usize) {
+        if !self.rooms[room].used[exit] {
+            self.rooms[room].used[exit] = true;
+            self.used_log.push((room, exit));
+        }
+    }
+
+    /// Removes every room, link and corridor tile added, and clears every
+    /// exit flag set, since `mark`.
     pub fn rollback(&mut self, shapes: &[Shape], mark: Mark) {
         while self.rooms.len() > mark.rooms {
             self.pop_room(shapes);
+        }
+        for (room, exit) in self.used_log.drain(mark.used..) {
+            if let Some(r) = self.rooms.get_mut(room) {
+                r.used[exit] = false;
+            }
         }
         self.truncate_links(mark.links);
         for t in self.corridor_log.drain(mark.corridor..) {

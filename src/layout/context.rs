@@ -270,8 +270,8 @@ impl Ctx<'_> {
         c: &Candidate,
     ) -> usize {
         let i = canvas.add_room(self.shapes, node, c.shape, c.pos);
-        canvas.rooms[i].used[c.exit] = true;
-        canvas.rooms[host].used[c.host_exit] = true;
+        canvas.use_exit(i, c.exit);
+        canvas.use_exit(host, c.host_exit);
         let a = exit_cell(
             &canvas.rooms[host],
             &self.shapes[canvas.rooms[host].shape].exits[c.host_exit],

@@ -144,7 +144,7 @@ pub fn connect(
 }
 
 fn mark(ctx: &Ctx, canvas: &mut Canvas, room: usize, exit: usize) -> Pos {
-    canvas.rooms[room].used[exit] = true;
+    canvas.use_exit(room, exit);
     exit_cell(
         &canvas.rooms[room],
         &ctx.shapes[canvas.rooms[room].shape].exits[exit],

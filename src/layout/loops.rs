@@ -10,7 +10,7 @@ use super::context::{Candidate, Ctx};
 use super::corridor::{connect, direct_pair, link_direct};
 use super::failure::Failure;
 use super::tree::place_root;
-use crate::graph::Ear;
+use crate::graph::{Composite, Ear, ears_from};
 
 /// Candidates of the closing room tried with a corridor.
 const CLOSING_TRIES: usize = 6;
@@ -60,58 +60,35 @@ pub fn layout_loop(ctx: &mut Ctx, ears: &[Ear], index: usize) -> Result<Canvas, 
 const IN_PLACE_STARTS: usize = 4;
 
 /// Grows a loop composite straight onto the map: `anchor` against the
-/// placed `host` through `edge`, then every ear room by room, so the loop
-/// bends around what the map already holds. Only for an anchor on the first
-/// cycle (which is turned to start there). Leaves the map unchanged on
-/// failure. The fallback when no separately laid-out canvas fits.
+/// placed `host` through `edge`, then the composite's ears re-ordered to
+/// start at the anchor ([`ears_from`]), room by room, so the loop bends
+/// around what the map already holds. Leaves the map unchanged on failure.
 pub fn grow_on(
     ctx: &mut Ctx,
     map: &mut Canvas,
-    ears: &[Ear],
+    comp: &Composite,
     host: NodeIndex,
     anchor: NodeIndex,
     edge: EdgeIndex,
 ) -> bool {
-    let Some(first) = ears.first() else {
+    let Some(ears) = ears_from(ctx.level, comp, anchor) else {
         return false;
-    };
-    let cycle = first.nodes.len() - 1;
-    if first.nodes[0] != first.nodes[cycle] {
-        return false;
-    }
-    let Some(j) = first.nodes[..cycle].iter().position(|&n| n == anchor) else {
-        return false;
-    };
-    let turned = Ear {
-        nodes: first.nodes[j..cycle]
-            .iter()
-            .chain(&first.nodes[..=j])
-            .copied()
-            .collect(),
-        edges: first.edges[j..]
-            .iter()
-            .chain(&first.edges[..j])
-            .copied()
-            .collect(),
     };
     let hi = map.index_of(host).expect("host on map");
+    let mark = map.mark();
     let mut cands = ctx.attach_candidates(map, hi, anchor, edge);
     for c in &mut cands {
         c.score = ctx.rng.unit();
     }
     cands.sort_by(|a, b| b.score.total_cmp(&a.score));
-    let (mark, used) = (map.mark(), map.rooms[hi].used.clone());
     for c in cands.iter().take(IN_PLACE_STARTS) {
         let ni = ctx.commit(map, hi, anchor, edge, c);
-        let grown = !ctx.strands_exits(map, ni)
-            && std::iter::once(&turned)
-                .chain(&ears[1..])
-                .all(|ear| grow_ear(ctx, map, ear).is_ok());
+        let grown =
+            !ctx.strands_exits(map, ni) && ears.iter().all(|ear| grow_ear(ctx, map, ear).is_ok());
         if grown {
             return true;
         }
         map.rollback(ctx.shapes, mark);
-        map.rooms[hi].used.clone_from(&used);
         if ctx.budget == 0 {
             break;
         }
@@ -157,12 +134,59 @@ fn grow_ear(
         ) / size
     };
     let ring = (k - 1) as f64 + between.max(1.0) * f64::from(u8::from(a != b));
-    let (mut lo, mut hi) = (1, k - 2);
-    let mut left = true;
-    while lo < hi {
+    let mut arc = Arc {
+        ear,
+        ring,
+        size,
+        backtracks: 0,
+        stuck: (ear.nodes[1], "placed"),
+    };
+    if arc.grow(ctx, canvas, 1, k - 2, true) {
+        Ok(())
+    } else {
+        Err(arc.stuck)
+    }
+}
+
+/// Placements undone and retried per ear before it gives up.
+const ARC_BACKTRACKS: usize = 3;
+
+/// Candidates tried per room of an ear.
+const ARC_BRANCHES: usize = 2;
+
+/// The state of one ear's growth: its rooms are placed from both ends
+/// alternately, back-tracking over the last placements when a room (or the
+/// closing) fails.
+struct Arc<'e> {
+    ear: &'e Ear,
+    /// Rooms on the ring the ear is drawn as.
+    ring: f64,
+    /// Mean room size.
+    size: f64,
+    backtracks: usize,
+    /// The room that failed last, and how.
+    stuck: (NodeIndex, &'static str),
+}
+
+impl Arc<'_> {
+    /// Places the ear's rooms `lo..=hi` (their outer neighbours placed),
+    /// next from the left end when `left`.
+    fn grow(
+        &mut self,
+        ctx: &mut Ctx,
+        canvas: &mut Canvas,
+        lo: usize,
+        hi: usize,
+        left: bool,
+    ) -> bool {
+        let ear = self.ear;
+        if lo == hi {
+            return self.close(ctx, canvas, lo);
+        }
         let span = (hi - lo + 1) as f64;
+        let ring = self.ring;
         let wanted =
-            ring * size / std::f64::consts::PI * (std::f64::consts::PI * span / ring).sin();
+            ring * self.size / std::f64::consts::PI * (std::f64::consts::PI * span / ring).sin();
         let (node, host, edge, target) = if left {
             (
                 ear.nodes[lo],
@@ -178,72 +202,79 @@ fn grow_ear(
                 ear.nodes[lo - 1],
             )
         };
-        if !place_on_arc(ctx, canvas, node, host, edge, target, wanted) {
-            return Err((node, "placed"));
+        let hi_room = canvas.index_of(host).expect("placed");
+        let cands = arc_candidates(ctx, canvas, hi_room, node, edge, target, wanted);
+        let mark = canvas.mark();
+        let mut tried = 0;
+        for c in &cands {
+            let ni = ctx.commit(canvas, hi_room, node, edge, c);
+            if !ctx.strands_exits(canvas, ni) {
+                let (lo2, hi2) = if left { (lo + 1, hi) } else { (lo, hi - 1) };
+                if self.grow(ctx, canvas, lo2, hi2, !left) {
+                    return true;
+                }
+                tried += 1;
+                self.backtracks += 1;
+            }
+            canvas.rollback(ctx.shapes, mark);
+            if tried >= ARC_BRANCHES || self.backtracks > ARC_BACKTRACKS || ctx.budget == 0 {
+                return false;
+            }
         }
-        if left {
-            lo += 1;
-        } else {
-            hi -= 1;
+        if tried == 0 {
+            self.stuck = (node, "placed");
         }
-        left = !left;
+        false
     }
-    // The last room joins its arc on one side and closes the loop on the other.
-    let node = ear.nodes[lo];
-    let sides = [
-        (
-            ear.nodes[lo - 1],
-            ear.edges[lo - 1],
-            ear.nodes[lo + 1],
-            ear.edges[lo],
-        ),
-        (
-            ear.nodes[lo + 1],
-            ear.edges[lo],
-            ear.nodes[lo - 1],
-            ear.edges[lo - 1],
-        ),
-    ];
-    for (host, edge, other, other_edge) in sides {
-        if close_with(ctx, canvas, node, host, edge, other, other_edge) {
-            return Ok(());
+
+    /// Places the ear's last room, `lo`: it joins its arc on one side and
+    /// closes the loop on the other.
+    fn close(&mut self, ctx: &mut Ctx, canvas: &mut Canvas, lo: usize) -> bool {
+        let ear = self.ear;
+        let node = ear.nodes[lo];
+        let sides = [
+            (
+                ear.nodes[lo - 1],
+                ear.edges[lo - 1],
+                ear.nodes[lo + 1],
+                ear.edges[lo],
+            ),
+            (
+                ear.nodes[lo + 1],
+                ear.edges[lo],
+                ear.nodes[lo - 1],
+                ear.edges[lo - 1],
+            ),
+        ];
+        for (host, edge, other, other_edge) in sides {
+            if close_with(ctx, canvas, node, host, edge, other, other_edge) {
+                return true;
+            }
         }
+        self.stuck = (node, "closed");
+        false
     }
-    Err((node, "closed"))
 }
 
-/// Places `node` against `host`, keeping its distance to the other open end
-/// `target` near `wanted`.
-fn place_on_arc(
+/// Ways to place `node` against the placed room `host`, best first: those
+/// keeping its distance to the other open end `target` near `wanted`.
+fn arc_candidates(
     ctx: &mut Ctx,
-    canvas: &mut Canvas,
+    canvas: &Canvas,
+    host: usize,
     node: NodeIndex,
-    host: NodeIndex,
     edge: EdgeIndex,
     target: NodeIndex,
     wanted: f64,
-) -> bool {
-    let hi = canvas.index_of(host).expect("placed");
+) -> Vec<Candidate> {
     let goal = ctx.centre(canvas.room_of(target).expect("placed"));
-    let mut cands = ctx.attach_candidates(canvas, hi, node, edge);
-    if cands.is_empty() {
-        return false;
-    }
+    let mut cands = ctx.attach_candidates(canvas, host, node, edge);
     for c in &mut cands {
         let d = dist(ctx.candidate_centre(c), goal);
         c.score = -(d - wanted).abs() + ctx.rng.unit() * 4.0;
     }
     cands.sort_by(|a, b| b.score.total_cmp(&a.score));
-    let mark = canvas.mark();
-    for c in &cands {
-        let ni = ctx.commit(canvas, hi, node, edge, c);
-        if !ctx.strands_exits(canvas, ni) {
-            return true;
-        }
-        canvas.rollback(ctx.shapes, mark);
-        canvas.rooms[hi].used[c.host_exit] = false;
-    }
-    false
+    cands
 }
 
 /// Places `node` against `host` and realises its edge to `other`: directly
@@ -266,10 +297,6 @@ fn close_with(
     }
     cands.sort_by(|a, b| b.score.total_cmp(&a.score));
     let mark = canvas.mark();
-    let undo = |canvas: &mut Canvas, ctx: &Ctx, c: &Candidate| {
-        canvas.rollback(ctx.shapes, mark);
-        canvas.rooms[hi].used[c.host_exit] = false;
-    };
     // A placement whose free exit meets the other end: two doors, no corridor.
     for c in &cands {
         let ni = ctx.commit(canvas, hi, node, edge, c);
@@ -277,7 +304,7 @@ fn close_with(
             link_direct(ctx, canvas, ni, en, oi, eo, other_edge);
             return true;
         }
-        undo(canvas, ctx, c);
+        canvas.rollback(ctx.shapes, mark);
     }
     let mut tries = 0;
     for c in &cands {
@@ -288,7 +315,7 @@ fn close_with(
                 return true;
             }
         }
-        undo(canvas, ctx, c);
+        canvas.rollback(ctx.shapes, mark);
         if tries >= CLOSING_TRIES {
             break;
         }

@@ -144,22 +144,21 @@ pub fn layout_once(
     Ok(map)
 }
 
-/// Composites undone and re-attached, per layout attempt, when one fits
-/// nowhere on its host.
+/// Fewest back-jumps per layout attempt.
 const ASSEMBLY_BACKTRACKS: usize = 2;
 
 /// What to restore to undo one attached composite.
 struct Attached {
     composite: usize,
     mark: Mark,
-    used: Vec<Vec<bool>>,
 }
 
 /// Attaches every composite linked (transitively) to `island`, the one
 /// whose host room has the least room to spare first, while there is still
-/// space around it. When a composite fits nowhere, the composites attached
-/// last are undone (up to [`ASSEMBLY_BACKTRACKS`] times) and the one that
-/// failed goes first.
+/// space around it. When a composite fits nowhere, the assembly jumps back:
+/// the composite holding its host (or else the last one attached) and every
+/// composite attached since are undone, and the one that failed goes first
+/// (at most [`backtrack_budget`] times).
 fn attach_all(
     ctx: &mut Ctx,
     d: &Decomposition,
@@ -195,21 +194,29 @@ fn attach_all(
         let before = Attached {
             composite: comp,
             mark: island.mark(),
-            used: used_exits(island),
         };
         placed[comp] = true;
         match attach_composite(ctx, d, island, comp, host, anchor, e) {
             Ok(()) => history.push(before),
             Err(f) => {
                 undo(ctx, island, placed, &before);
-                if f.stage != "assembly" || backtracks >= ASSEMBLY_BACKTRACKS || ctx.budget == 0 {
+                if backtracks >= backtrack_budget(d) || ctx.budget == 0 {
                     return Err(f);
                 }
-                let Some(last) = history.pop() else {
+                // Jump back to where the host's composite was attached (it
+                // may have been walled in), else undo the last composite.
+                let host_composite = d.composite_of[host.index()];
+                let Some(to) = history
+                    .iter()
+                    .rposition(|h| h.composite == host_composite)
+                    .or(history.len().checked_sub(1))
+                else {
                     return Err(f);
                 };
                 backtracks += 1;
-                undo(ctx, island, placed, &last);
+                for step in history.drain(to..).rev() {
+                    undo(ctx, island, placed, &step);
+                }
                 urgent.retain(|&u| u != comp);
                 urgent.insert(0, comp);
             }
@@ -217,23 +224,16 @@ fn attach_all(
     }
 }
 
+/// Back-jumps one layout attempt may make: a few, more for graphs of many
+/// composites.
+fn backtrack_budget(d: &Decomposition) -> usize {
+    ASSEMBLY_BACKTRACKS.max(d.composites.len() / 2)
+}
+
 /// Restores `island` to how it was before `step` attached its composite.
 fn undo(ctx: &Ctx, island: &mut Canvas, placed: &mut [bool], step: &Attached) {
     island.rollback(ctx.shapes, step.mark);
-    restore_used(island, &step.used);
     placed[step.composite] = false;
-}
-
-/// The used-exit flags of every room of `map`.
-fn used_exits(map: &Canvas) -> Vec<Vec<bool>> {
-    map.rooms.iter().map(|r| r.used.clone()).collect()
-}
-
-/// Puts back flags taken by [`used_exits`] (rooms added since are gone).
-fn restore_used(map: &mut Canvas, used: &[Vec<bool>]) {
-    for (room, flags) in map.rooms.iter_mut().zip(used) {
-        room.used.clone_from(flags);
-    }
 }
 
 fn lay_out(ctx: &mut Ctx, d: &Decomposition, c: usize, root: NodeIndex) -> Result<Canvas, Failure> {
@@ -261,8 +261,15 @@ fn attach_composite(
     if comp.kind == CompositeKind::Tree && tree::grow_on(ctx, map, comp, host, anchor, edge) {
         return Ok(());
     }
+    let mut gave_up = None;
     for _ in 0..ATTACH_REBUILDS {
-        let part = lay_out(ctx, d, c, anchor)?;
+        let part = match lay_out(ctx, d, c, anchor) {
+            Ok(part) => part,
+            Err(f) => {
+                gave_up = Some(f);
+                break;
+            }
+        };
         if assemble::attach(ctx, map, &part, host, anchor, edge)
             || assemble::attach_by_corridor(ctx, map, &part, host, anchor, edge)
         {
@@ -272,12 +279,12 @@ fn attach_composite(
             break;
         }
     }
-    if let CompositeKind::Loop(ears) = &comp.kind
-        && loops::grow_on(ctx, map, ears, host, anchor, edge)
+    if matches!(comp.kind, CompositeKind::Loop(_))
+        && loops::grow_on(ctx, map, comp, host, anchor, edge)
     {
         return Ok(());
     }
-    Err(Failure {
+    Err(gave_up.unwrap_or_else(|| Failure {
         stage: "assembly",
         composite: c,
         node: Some(anchor),
@@ -287,7 +294,7 @@ fn attach_composite(
             ctx.level.graph[anchor].id,
             ctx.level.graph[host].id
         ),
-    })
+    }))
 }
 
 /// Puts a detached wing (reached by warp) beside the map.

@@ -43,13 +43,12 @@ pub fn grow_on(
     if place_child(ctx, map, &adj, host, anchor, edge, &mut deepest) {
         return true;
     }
-    let hi = map.index_of(host).expect("host on map");
     for _ in 0..CORRIDOR_STARTS {
         let mut alone = Canvas::default();
         if !place_root(ctx, &mut alone, anchor) {
             return false;
         }
-        let (mark, host_used) = (map.mark(), map.rooms[hi].used.clone());
+        let mark = map.mark();
         if !super::assemble::attach_by_corridor(ctx, map, &alone, host, anchor, edge) {
             continue;
         }
@@ -57,7 +56,6 @@ pub fn grow_on(
             return true;
         }
         map.rollback(ctx.shapes, mark);
-        map.rooms[hi].used = host_used;
     }
     false
 }
@@ -189,7 +187,6 @@ fn place_child(
             return true;
         }
         canvas.rollback(ctx.shapes, mark);
-        canvas.rooms[host].used[c.host_exit] = false;
         failures += 1;
         if failures > MAX_CHILD_FAILURES {
             break;
