@@ -54,9 +54,9 @@ pub fn attach(
                 let clear = corridor.iter().all(|&p| {
                     let q = Pos::new(p.x - offset.x, p.y - offset.y);
                     !map.corridor.contains(&p)
-                        && !map.is_room_tile(ctx.shapes, p)
+                        && !map.is_room_tile(p)
                         && !part.corridor.contains(&q)
-                        && !part.is_room_tile(ctx.shapes, q)
+                        && !part.is_room_tile(q)
                 });
                 if !clear || !map.fits_canvas(ctx.shapes, part, offset) {
                     continue;
@@ -191,12 +191,12 @@ pub fn attach_by_corridor(
         let mark = map.mark();
         let base = map.rooms.len();
         map.merge(ctx.shapes, part, offset);
-        let blocked = |m: &Canvas, p: Pos| m.corridor.contains(&p) || m.is_room_tile(ctx.shapes, p);
+        let blocked = |m: &Canvas, p: Pos| m.corridor.contains(&p) || m.is_room_tile(p);
         let hx_dir = ctx.shapes[map.rooms[hi].shape].exits[he].dir;
         let route = if blocked(map, front) || blocked(map, t) {
             None
         } else {
-            super::corridor::route(ctx, map, front, t, hx_dir, max as usize)
+            super::corridor::route(map, front, t, hx_dir, max as usize)
         };
         match route {
             Some(tiles) if tiles.len() as i32 >= min && tiles.len() as i32 <= max => {

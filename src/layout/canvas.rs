@@ -53,6 +53,9 @@ pub struct Canvas {
     /// Corridor tiles.
     pub corridor: HashSet<Pos>,
     buckets: HashMap<(i32, i32), Vec<u32>>,
+    /// Room tiles as bits: one 32x32 block per bucket, a `u32` per row.
+    /// Rooms never overlap, so a room's bits are its own to clear.
+    solid: HashMap<(i32, i32), [u32; BUCKET as usize]>,
     by_node: HashMap<NodeIndex, usize>,
     done: HashSet<EdgeIndex>,
     corridor_log: Vec<Pos>,
@@ -78,6 +81,28 @@ fn bucket_range(pos: Pos, w: i32, h: i32) -> impl Iterator<Item = (i32, i32)> {
     (y0..=y1).flat_map(move |y| (x0..=x1).map(move |x| (x, y)))
 }
 
+/// The footprint of `shape` at `pos` as bit masks: for each block of the
+/// grid it meets and each row, the bits of its solid tiles in that row.
+fn row_masks(shape: &Shape, pos: Pos) -> impl Iterator<Item = ((i32, i32), usize, u32)> + '_ {
+    let first = pos.x.div_euclid(BUCKET);
+    let last = (pos.x + shape.width - 1).div_euclid(BUCKET);
+    shape.rows.iter().enumerate().flat_map(move |(y, &bits)| {
+        let gy = pos.y + y as i32;
+        let (block_y, row) = (gy.div_euclid(BUCKET), gy.rem_euclid(BUCKET) as usize);
+        (first..=last).filter_map(move |block_x| {
+            // Column of the shape at the block's first tile (negative when
+            // the shape starts inside the block).
+            let start = block_x * BUCKET - pos.x;
+            let mask = if start >= 0 {
+                bits.checked_shr(start as u32).unwrap_or(0) as u32
+            } else {
+                (bits << (-start) as u32) as u32
+            };
+            (mask != 0).then_some(((block_x, block_y), row, mask))
+        })
+    })
+}
+
 impl Canvas {
     /// The room placed for `node`.
     pub fn room_of(&self, node: NodeIndex) -> Option<&PlacedRoom> {
@@ -90,37 +115,18 @@ impl Canvas {
     }
 
     /// Whether `shape` at `pos` overlaps nothing on the canvas.
-    pub fn fits(&self, shapes: &[Shape], shape: &Shape, pos: Pos) -> bool {
-        for b in bucket_range(pos, shape.width, shape.height) {
-            let Some(list) = self.buckets.get(&b) else {
-                continue;
-            };
-            for &ri in list {
-                let r = &self.rooms[ri as usize];
-                let s = &shapes[r.shape];
-                let x0 = pos.x.max(r.pos.x);
-                let y0 = pos.y.max(r.pos.y);
-                let x1 = (pos.x + shape.width).min(r.pos.x + s.width);
-                let y1 = (pos.y + shape.height).min(r.pos.y + s.height);
-                for y in y0..y1 {
-                    for x in x0..x1 {
-                        if shape.is_solid(Pos::new(x - pos.x, y - pos.y))
-                            && s.is_solid(Pos::new(x - r.pos.x, y - r.pos.y))
-                        {
-                            return false;
-                        }
-                    }
-                }
-            }
-        }
-        if !self.corridor.is_empty() {
-            for c in &shape.footprint {
-                if self.corridor.contains(&Pos::new(c.x + pos.x, c.y + pos.y)) {
-                    return false;
-                }
-            }
-        }
-        true
+    pub fn fits(&self, shape: &Shape, pos: Pos) -> bool {
+        let clear = row_masks(shape, pos).all(|(block, row, mask)| {
+            self.solid
+                .get(&block)
+                .is_none_or(|rows| rows[row] & mask == 0)
+        });
+        clear
+            && (self.corridor.is_empty()
+                || shape
+                    .footprint
+                    .iter()
+                    .all(|c| !self.corridor.contains(&Pos::new(c.x + pos.x, c.y + pos.y))))
     }
 
     /// Indices of rooms whose bounding box meets the box `pos`..`pos + size`.
@@ -143,14 +149,23 @@ impl Canvas {
     }
 
     /// Whether a tile is inside any room's footprint.
-    pub fn is_room_tile(&self, shapes: &[Shape], p: Pos) -> bool {
+    pub fn is_room_tile(&self, p: Pos) -> bool {
         let b = (p.x.div_euclid(BUCKET), p.y.div_euclid(BUCKET));
-        self.buckets.get(&b).is_some_and(|list| {
-            list.iter().any(|&ri| {
-                let r = &self.rooms[ri as usize];
-                shapes[r.shape].is_solid(Pos::new(p.x - r.pos.x, p.y - r.pos.y))
-            })
+        self.solid.get(&b).is_some_and(|rows| {
+            rows[p.y.rem_euclid(BUCKET) as usize] & (1 << p.x.rem_euclid(BUCKET)) != 0
         })
+    }
+
+    /// Sets (or clears) the bits of a room's footprint.
+    fn paint(&mut self, shape: &Shape, pos: Pos, on: bool) {
+        for (block, row, mask) in row_masks(shape, pos) {
+            let rows = self.solid.entry(block).or_insert([0; BUCKET as usize]);
+            if on {
+                rows[row] |= mask;
+            } else {
+                rows[row] &= !mask;
+            }
+        }
     }
 
     /// Places a room (the caller checked that it fits).
@@ -160,6 +175,7 @@ impl Canvas {
         for b in bucket_range(pos, s.width, s.height) {
             self.buckets.entry(b).or_default().push(i as u32);
         }
+        self.paint(s, pos, true);
         self.rooms.push(PlacedRoom {
             node,
             shape,
@@ -180,6 +196,7 @@ impl Canvas {
                 list.retain(|x| *x != i);
             }
         }
+        self.paint(s, r.pos, false);
         self.by_node.remove(&r.node);
     }
 
@@ -271,13 +288,12 @@ impl Canvas {
     pub fn fits_canvas(&self, shapes: &[Shape], other: &Canvas, offset: Pos) -> bool {
         other.rooms.iter().all(|r| {
             self.fits(
-                shapes,
                 &shapes[r.shape],
                 Pos::new(r.pos.x + offset.x, r.pos.y + offset.y),
             )
         }) && other.corridor.iter().all(|c| {
             let p = Pos::new(c.x + offset.x, c.y + offset.y);
-            !self.corridor.contains(&p) && !self.is_room_tile(shapes, p)
+            !self.corridor.contains(&p) && !self.is_room_tile(p)
         })
     }
 

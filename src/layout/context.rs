@@ -29,6 +29,9 @@ pub struct Ctx<'a> {
     pub budget: u64,
     /// Nodes whose template the flow fixed (never re-picked).
     pub fixed: Vec<bool>,
+    /// Per node, the templates a rebuild may re-pick and their weights
+    /// (filled on first use by [`Ctx::repick`]).
+    pub pick_cache: Vec<Option<(Vec<usize>, Vec<f64>)>>,
 }
 
 impl Ctx<'_> {
@@ -55,6 +58,23 @@ pub struct Candidate {
     pub exit: usize,
     /// Higher is better.
     pub score: f64,
+}
+
+/// Bit of exit group `g` in a group mask. Groups past 127 share bits, which
+/// only makes [`Ctx::can_serve`] more cautious.
+fn group_bit(g: u16) -> u128 {
+    1u128 << (g % 128)
+}
+
+/// Mask of the groups of a room's used exits.
+fn used_groups(shape: &Shape, used: &[bool]) -> u128 {
+    shape
+        .exits
+        .iter()
+        .zip(used)
+        .filter(|(_, u)| **u)
+        .filter_map(|(e, _)| e.group.map(group_bit))
+        .fold(0, |m, b| m | b)
 }
 
 /// Global cell of an exit's first tile.
@@ -100,21 +120,16 @@ impl Ctx<'_> {
 
     /// Whether an exit of a placed room is free: unused, and no exit of its group used.
     pub fn exit_free(&self, shape: &Shape, used: &[bool], i: usize) -> bool {
-        if used[i] {
-            return false;
-        }
-        match shape.exits[i].group {
-            None => true,
-            Some(g) => !shape
-                .exits
-                .iter()
-                .zip(used)
-                .any(|(e, u)| *u && e.group == Some(g)),
-        }
+        !used[i]
+            && shape.exits[i]
+                .group
+                .is_none_or(|g| used_groups(shape, used) & group_bit(g) == 0)
     }
 
     /// Whether, with exits `used` taken, a room can still serve all of
-    /// `pending` (its edges not yet realised).
+    /// `pending` (its edges not yet realised): enough free exits (one per
+    /// group), one that may serve its parent edge, and enough that may serve
+    /// the others. Allocates nothing: it runs for every candidate placement.
     pub fn can_serve(
         &self,
         node: NodeIndex,
@@ -125,36 +140,38 @@ impl Ctx<'_> {
         if pending.is_empty() {
             return true;
         }
-        let free: Vec<usize> = (0..shape.exits.len())
-            .filter(|&i| self.exit_free(shape, used, i))
-            .collect();
-        let count = |pred: &dyn Fn(&ShapeExit) -> bool| {
-            let mut groups: Vec<u16> = Vec::new();
-            let mut n = 0;
-            for &i in &free {
-                let e = &shape.exits[i];
-                if !pred(e) {
-                    continue;
-                }
-                match e.group {
-                    Some(g) if groups.contains(&g) => {}
-                    Some(g) => {
-                        groups.push(g);
-                        n += 1;
+        let taken = used_groups(shape, used);
+        // Free exits counted: any, not exit-only, not entrance-only.
+        let mut counts = [0usize; 3];
+        let mut seen = [0u128; 3];
+        for (e, &u) in shape.exits.iter().zip(used) {
+            let bit = e.group.map(group_bit);
+            if u || bit.is_some_and(|b| taken & b != 0) {
+                continue;
+            }
+            let fits = [
+                true,
+                e.kind != ExitKind::ExitOnly,
+                e.kind != ExitKind::EntranceOnly,
+            ];
+            for k in 0..3 {
+                match bit {
+                    _ if !fits[k] => {}
+                    None => counts[k] += 1,
+                    Some(b) if seen[k] & b == 0 => {
+                        seen[k] |= b;
+                        counts[k] += 1;
                     }
-                    None => n += 1,
+                    Some(_) => {}
                 }
             }
-            n
-        };
+        }
         let parent = pending
             .iter()
             .filter(|&&e| self.is_parent_edge(node, e))
             .count();
         let other = pending.len() - parent;
-        count(&|_| true) >= pending.len()
-            && (parent == 0 || count(&|e| e.kind != ExitKind::ExitOnly) >= 1)
-            && count(&|e| e.kind != ExitKind::EntranceOnly) >= other
+        counts[0] >= pending.len() && (parent == 0 || counts[1] >= 1) && counts[2] >= other
     }
 
     /// Free exits of a placed room that may serve `edge`, leaving the room
@@ -166,14 +183,18 @@ impl Ctx<'_> {
         edge: EdgeIndex,
     ) -> Vec<usize> {
         let s = &self.shapes[room.shape];
+        let mut used = room.used.clone();
         (0..s.exits.len())
             .filter(|&i| {
-                self.exit_free(s, &room.used, i) && self.kind_fits(s.exits[i].kind, room.node, edge)
-            })
-            .filter(|&i| {
-                let mut used = room.used.clone();
+                if !self.exit_free(s, &room.used, i)
+                    || !self.kind_fits(s.exits[i].kind, room.node, edge)
+                {
+                    return false;
+                }
                 used[i] = true;
-                self.can_serve(room.node, s, &used, pending)
+                let serves = self.can_serve(room.node, s, &used, pending);
+                used[i] = false;
+                serves
             })
             .collect()
     }
@@ -218,13 +239,16 @@ impl Ctx<'_> {
             .filter(|&e| e != edge)
             .collect();
         let mut out = Vec::new();
+        let mut host_used = hr.used.clone();
+        let mut used = Vec::new();
         for (hi, he) in hs.exits.iter().enumerate() {
             if !self.exit_free(hs, &hr.used, hi) || !self.kind_fits(he.kind, hr.node, edge) {
                 continue;
             }
-            let mut host_used = hr.used.clone();
             host_used[hi] = true;
-            if !self.can_serve(hr.node, hs, &host_used, &host_pending) {
+            let host_serves = self.can_serve(hr.node, hs, &host_used, &host_pending);
+            host_used[hi] = false;
+            if !host_serves {
                 continue;
             }
             let door = exit_cell(hr, he).step(he.dir);
@@ -239,10 +263,11 @@ impl Ctx<'_> {
                     }
                     self.budget = self.budget.saturating_sub(1);
                     let pos = Pos::new(door.x - ne.cells[0].x, door.y - ne.cells[0].y);
-                    if !canvas.fits(self.shapes, shape, pos) {
+                    if !canvas.fits(shape, pos) {
                         continue;
                     }
-                    let mut used = vec![false; shape.exits.len()];
+                    used.clear();
+                    used.resize(shape.exits.len(), false);
                     used[ni] = true;
                     if !self.can_serve(node, shape, &used, &node_pending) {
                         continue;
@@ -327,7 +352,7 @@ impl Ctx<'_> {
                 (1..=depth).all(|k| {
                     (-half..=half).all(|j| {
                         let p = Pos::new(c.x + dx * k - dy * j, c.y + dy * k + dx * j);
-                        !canvas.corridor.contains(&p) && !canvas.is_room_tile(self.shapes, p)
+                        !canvas.corridor.contains(&p) && !canvas.is_room_tile(p)
                     })
                 })
             })
@@ -357,24 +382,35 @@ impl Ctx<'_> {
             if self.fixed[n.index()] || !self.rng.chance(0.5) {
                 continue;
             }
-            let edges = self.edges_of(n);
+            self.cache_pick_options(n, current);
+            let (options, weights) = self.pick_cache[n.index()].as_ref().expect("cached");
+            let (options, weights): (Vec<usize>, Vec<f64>) = options
+                .iter()
+                .zip(weights)
+                .filter(|&(&s, _)| s != current && !self.in_use(s))
+                .map(|(&s, &w)| (s, w))
+                .unzip();
+            if let Some(i) = self.rng.weighted(&weights) {
+                self.shape_of[n.index()] = Some(options[i]);
+            }
+        }
+    }
+
+    /// Works out, once per node and attempt, the templates `node` may be
+    /// re-picked from (same category as `current`, in the room's pool, able
+    /// to serve all its edges) and their weights, crowded hubs favouring
+    /// roomy templates.
+    fn cache_pick_options(&mut self, node: NodeIndex, current: usize) {
+        if self.pick_cache[node.index()].is_none() {
+            let edges = self.edges_of(node);
             let category = &self.shapes[current].category;
-            let pool = &self.level.graph[n].pool;
+            let pool = &self.level.graph[node].pool;
             let options: Vec<usize> = (0..self.shapes.len())
                 .filter(|&s| {
                     let shape = &self.shapes[s];
-                    s != current
-                        && shape.category == *category
+                    shape.category == *category
                         && crate::rooms::in_pool(&shape.tags, pool)
-                        && !self.in_use(s)
-                })
-                .filter(|&s| {
-                    self.can_serve(
-                        n,
-                        &self.shapes[s],
-                        &vec![false; self.shapes[s].exits.len()],
-                        &edges,
-                    )
+                        && self.can_serve(node, shape, &vec![false; shape.exits.len()], &edges)
                 })
                 .collect();
             let crowded = crate::expand::crowding(
@@ -383,14 +419,12 @@ impl Ctx<'_> {
                     .map(|&s| self.shapes[s].width + self.shapes[s].height),
                 edges.len(),
             );
-            let weights: Vec<f64> = options
+            let weights = options
                 .iter()
                 .zip(crowded)
                 .map(|(&s, c)| self.shapes[s].weight * c)
                 .collect();
-            if let Some(i) = self.rng.weighted(&weights) {
-                self.shape_of[n.index()] = Some(options[i]);
-            }
+            self.pick_cache[node.index()] = Some((options, weights));
         }
     }
 

@@ -91,24 +91,23 @@ pub fn connect(
         ctx.params.corridor.0 as usize,
         ctx.params.corridor.1 as usize,
     );
-    let blocked = |canvas: &Canvas, ctx: &Ctx, p: Pos| {
-        canvas.corridor.contains(&p) || canvas.is_room_tile(ctx.shapes, p)
-    };
+    let blocked = |canvas: &Canvas, p: Pos| canvas.corridor.contains(&p) || canvas.is_room_tile(p);
     let mut pairs = Vec::new();
+    let b_exits = usable_exits(ctx, canvas, ib, edge);
     for ea in usable_exits(ctx, canvas, ia, edge) {
         let xa = &ctx.shapes[canvas.rooms[ia].shape].exits[ea];
         let s = exit_cell(&canvas.rooms[ia], xa).step(xa.dir);
-        if blocked(canvas, ctx, s) {
+        if blocked(canvas, s) {
             continue;
         }
-        for eb in usable_exits(ctx, canvas, ib, edge) {
+        for &eb in &b_exits {
             let xb = &ctx.shapes[canvas.rooms[ib].shape].exits[eb];
             if xb.cells.len() != xa.cells.len() {
                 continue;
             }
             let t = exit_cell(&canvas.rooms[ib], xb).step(xb.dir);
             let est = s.manhattan(t) as usize + 1;
-            if est > max || blocked(canvas, ctx, t) {
+            if est > max || blocked(canvas, t) {
                 continue;
             }
             pairs.push((est as f64 + ctx.rng.unit() * 3.0, ea, eb, s, t, xa.dir));
@@ -117,7 +116,7 @@ pub fn connect(
     pairs.sort_by(|x, y| x.0.total_cmp(&y.0));
     for &(_, ea, eb, s, t, da) in pairs.iter().take(PAIRS_TRIED) {
         ctx.budget = ctx.budget.saturating_sub(20);
-        let Some(tiles) = route(ctx, canvas, s, t, da, max) else {
+        let Some(tiles) = route(canvas, s, t, da, max) else {
             continue;
         };
         if tiles.len() < min || tiles.len() > max {
@@ -154,14 +153,7 @@ fn mark(ctx: &Ctx, canvas: &mut Canvas, room: usize, exit: usize) -> Pos {
 /// Shortest corridor from `s` to `t` over free tiles, penalising turns and
 /// running alongside other corridors.
 /// The search stays inside a box around the two ends sized by `max`.
-pub fn route(
-    ctx: &Ctx,
-    canvas: &Canvas,
-    s: Pos,
-    t: Pos,
-    out_dir: Dir,
-    max: usize,
-) -> Option<Vec<Pos>> {
+pub fn route(canvas: &Canvas, s: Pos, t: Pos, out_dir: Dir, max: usize) -> Option<Vec<Pos>> {
     let slack = ((max as i32 - s.manhattan(t)) / 2).clamp(2, 12);
     let (x0, x1) = (s.x.min(t.x) - slack, s.x.max(t.x) + slack);
     let (y0, y1) = (s.y.min(t.y) - slack, s.y.max(t.y) + slack);
@@ -171,7 +163,7 @@ pub fn route(
             && p.y >= y0
             && p.y <= y1
             && !canvas.corridor.contains(&p)
-            && !canvas.is_room_tile(ctx.shapes, p)
+            && !canvas.is_room_tile(p)
     };
     let crowded = |p: Pos| {
         Dir::ALL

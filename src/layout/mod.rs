@@ -91,6 +91,7 @@ pub fn layout_once(
             .node_weights()
             .map(|r| r.fixed_template)
             .collect(),
+        pick_cache: vec![None; level.graph.node_count()],
     };
     let d = decomposition;
     let mut placed: Vec<bool> = vec![false; d.composites.len()];

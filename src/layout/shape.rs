@@ -1,5 +1,5 @@
-//! Template geometry prepared for fast placement: solid mask, bounding box,
-//! exits with their local cells.
+//! Template geometry prepared for fast placement: footprint, row bit masks,
+//! bounding box, exits with their local cells.
 
 use crate::geom::{Dir, Pos};
 use crate::rooms::{ExitKind, RoomTemplate, Tile};
@@ -26,10 +26,11 @@ pub struct Shape {
     pub width: i32,
     /// Height of the art.
     pub height: i32,
-    /// Row-major: whether the cell belongs to the room (wall or inside).
-    pub solid: Vec<bool>,
     /// Solid cells (the footprint), row-major.
     pub footprint: Vec<Pos>,
+    /// The solid cells of each row as bits (bit `x` for column `x`; art is
+    /// at most 128 tiles wide).
+    pub rows: Vec<u128>,
     /// Exits.
     pub exits: Vec<ShapeExit>,
     /// Category of the template.
@@ -68,25 +69,23 @@ impl Shape {
             .flat_map(|y| (0..t.width).map(move |x| Pos::new(x, y)))
             .filter(|p| solid[(p.y * t.width + p.x) as usize])
             .collect();
+        let rows = (0..t.height)
+            .map(|y| {
+                (0..t.width.min(128))
+                    .filter(|&x| solid[(y * t.width + x) as usize])
+                    .fold(0u128, |m, x| m | 1 << x)
+            })
+            .collect();
         Shape {
             template: index,
             width: t.width,
             height: t.height,
-            solid,
             footprint,
+            rows,
             exits,
             category: t.category.clone(),
             tags: t.tags.clone(),
             weight: t.weight,
         }
-    }
-
-    /// Whether the local cell is part of the room.
-    pub fn is_solid(&self, p: Pos) -> bool {
-        p.x >= 0
-            && p.y >= 0
-            && p.x < self.width
-            && p.y < self.height
-            && self.solid[(p.y * self.width + p.x) as usize]
     }
 }
