@@ -29,9 +29,9 @@ pub struct Ctx<'a> {
     pub budget: u64,
     /// Nodes whose template the flow fixed (never re-picked).
     pub fixed: Vec<bool>,
-    /// Per node, the templates a rebuild may re-pick and their weights
-    /// (filled on first use by [`Ctx::repick`]).
-    pub pick_cache: Vec<Option<(Vec<usize>, Vec<f64>)>>,
+    /// Per node, the templates a rebuild may re-pick (filled on first use
+    /// by [`Ctx::repick`]).
+    pub pick_cache: Vec<Option<Vec<usize>>>,
 }
 
 impl Ctx<'_> {
@@ -383,13 +383,24 @@ impl Ctx<'_> {
                 continue;
             }
             self.cache_pick_options(n, current);
-            let (options, weights) = self.pick_cache[n.index()].as_ref().expect("cached");
-            let (options, weights): (Vec<usize>, Vec<f64>) = options
+            let options: Vec<usize> = self.pick_cache[n.index()]
+                .as_ref()
+                .expect("cached")
                 .iter()
-                .zip(weights)
-                .filter(|&(&s, _)| s != current && !self.in_use(s))
-                .map(|(&s, &w)| (s, w))
-                .unzip();
+                .copied()
+                .filter(|&s| s != current && !self.in_use(s))
+                .collect();
+            let crowded = crate::expand::crowding(
+                options
+                    .iter()
+                    .map(|&s| self.shapes[s].width + self.shapes[s].height),
+                self.edges_of(n).len(),
+            );
+            let weights: Vec<f64> = options
+                .iter()
+                .zip(crowded)
+                .map(|(&s, c)| self.shapes[s].weight * c)
+                .collect();
             if let Some(i) = self.rng.weighted(&weights) {
                 self.shape_of[n.index()] = Some(options[i]);
             }
@@ -397,9 +408,8 @@ impl Ctx<'_> {
     }
 
     /// Works out, once per node and attempt, the templates `node` may be
-    /// re-picked from (same category as `current`, in the room's pool, able
-    /// to serve all its edges) and their weights, crowded hubs favouring
-    /// roomy templates.
+    /// re-picked from: same category as `current`, in the room's pool, able
+    /// to serve all its edges.
     fn cache_pick_options(&mut self, node: NodeIndex, current: usize) {
         if self.pick_cache[node.index()].is_none() {
             let edges = self.edges_of(node);
@@ -413,18 +423,7 @@ impl Ctx<'_> {
                         && self.can_serve(node, shape, &vec![false; shape.exits.len()], &edges)
                 })
                 .collect();
-            let crowded = crate::expand::crowding(
-                options
-                    .iter()
-                    .map(|&s| self.shapes[s].width + self.shapes[s].height),
-                edges.len(),
-            );
-            let weights = options
-                .iter()
-                .zip(crowded)
-                .map(|(&s, c)| self.shapes[s].weight * c)
-                .collect();
-            self.pick_cache[node.index()] = Some((options, weights));
+            self.pick_cache[node.index()] = Some(options);
         }
     }
 
