@@ -70,19 +70,29 @@ pub fn direct_pair(
     None
 }
 
+/// How [`connect`] may join two rooms whose exits do not touch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Joint {
+    /// A corridor only.
+    Corridor,
+    /// A small hall built between the exits when one fits (closing a
+    /// loop), else a corridor.
+    HallOrCorridor,
+}
+
 /// Realises `edge` between the placed rooms of `a` and `b`: a door when two
-/// exits touch, else a corridor. Returns false when neither is possible.
+/// exits touch, else as `joint` says. Returns false when nothing fits.
 pub fn connect(
     ctx: &mut Ctx,
     canvas: &mut Canvas,
     a: NodeIndex,
     b: NodeIndex,
     edge: EdgeIndex,
+    joint: Joint,
 ) -> bool {
     let (Some(ia), Some(ib)) = (canvas.index_of(a), canvas.index_of(b)) else {
         return false;
     };
-    let source_is_a = ctx.level.graph.edge_endpoints(edge).expect("edge").0 == a;
     if let Some((ea, eb)) = direct_pair(ctx, canvas, ia, ib, edge) {
         link_direct(ctx, canvas, ia, ea, ib, eb, edge);
         return true;
@@ -93,8 +103,18 @@ pub fn connect(
     );
     let blocked = |canvas: &Canvas, p: Pos| canvas.corridor.contains(&p) || canvas.is_room_tile(p);
     let mut pairs = Vec::new();
+    let a_exits = usable_exits(ctx, canvas, ia, edge);
     let b_exits = usable_exits(ctx, canvas, ib, edge);
-    for ea in usable_exits(ctx, canvas, ia, edge) {
+    if joint == Joint::HallOrCorridor {
+        let mark = canvas.mark();
+        if super::hall::build_hall(ctx, canvas, (ia, &a_exits), (ib, &b_exits), edge) {
+            if !ctx.strands_exits(canvas, ia) && !ctx.strands_exits(canvas, ib) {
+                return true;
+            }
+            canvas.rollback(ctx.shapes, mark);
+        }
+    }
+    for &ea in &a_exits {
         let xa = &ctx.shapes[canvas.rooms[ia].shape].exits[ea];
         let s = exit_cell(&canvas.rooms[ia], xa).step(xa.dir);
         if blocked(canvas, s) {
@@ -122,24 +142,39 @@ pub fn connect(
         if tiles.len() < min || tiles.len() > max {
             continue;
         }
-        let pa = mark(ctx, canvas, ia, ea);
-        let pb = mark(ctx, canvas, ib, eb);
-        canvas.add_corridor(&tiles);
-        let mut path = Vec::with_capacity(tiles.len() + 2);
-        path.push(pa);
-        path.extend(tiles);
-        path.push(pb);
-        if !source_is_a {
-            path.reverse();
-        }
-        canvas.add_link(Link {
-            edge,
-            kind: LinkKind::Corridor,
-            path,
-        });
+        link_corridor(ctx, canvas, (ia, ea), (ib, eb), edge, &tiles, tiles.clone());
         return true;
     }
     false
+}
+
+/// Realises `edge` as a corridor from exit `ea` of room `a` to exit `eb` of
+/// room `b`: lays `floor` as corridor tiles and records the path through
+/// the two exits and `way` (the walk across the floor, from `a`'s side).
+pub fn link_corridor(
+    ctx: &Ctx,
+    canvas: &mut Canvas,
+    (a, ea): (usize, usize),
+    (b, eb): (usize, usize),
+    edge: EdgeIndex,
+    floor: &[Pos],
+    way: Vec<Pos>,
+) {
+    let pa = mark(ctx, canvas, a, ea);
+    let pb = mark(ctx, canvas, b, eb);
+    canvas.add_corridor(floor);
+    let mut path = Vec::with_capacity(way.len() + 2);
+    path.push(pa);
+    path.extend(way);
+    path.push(pb);
+    if ctx.level.graph.edge_endpoints(edge).expect("edge").0 != canvas.rooms[a].node {
+        path.reverse();
+    }
+    canvas.add_link(Link {
+        edge,
+        kind: LinkKind::Corridor,
+        path,
+    });
 }
 
 fn mark(ctx: &Ctx, canvas: &mut Canvas, room: usize, exit: usize) -> Pos {

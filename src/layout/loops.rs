@@ -7,7 +7,7 @@ use petgraph::graph::{EdgeIndex, NodeIndex};
 
 use super::canvas::Canvas;
 use super::context::{Candidate, Ctx};
-use super::corridor::{connect, direct_pair, link_direct};
+use super::corridor::{Joint, connect, direct_pair, link_direct};
 use super::failure::Failure;
 use super::tree::place_root;
 use crate::graph::{Composite, Ear, ears_from};
@@ -113,7 +113,14 @@ fn grow_ear(
 ) -> Result<(), (NodeIndex, &'static str)> {
     let k = ear.nodes.len();
     if k == 2 {
-        return if connect(ctx, canvas, ear.nodes[0], ear.nodes[1], ear.edges[0]) {
+        return if connect(
+            ctx,
+            canvas,
+            ear.nodes[0],
+            ear.nodes[1],
+            ear.edges[0],
+            Joint::HallOrCorridor,
+        ) {
             Ok(())
         } else {
             Err((ear.nodes[1], "closed"))
@@ -311,7 +318,7 @@ fn close_with(
         let ni = ctx.commit(canvas, hi, node, edge, c);
         if !ctx.strands_exits(canvas, ni) {
             tries += 1;
-            if connect(ctx, canvas, node, other, other_edge) {
+            if connect(ctx, canvas, node, other, other_edge, Joint::HallOrCorridor) {
                 return true;
             }
         }

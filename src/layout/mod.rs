@@ -15,6 +15,7 @@ mod canvas;
 mod context;
 mod corridor;
 mod failure;
+mod hall;
 mod loops;
 mod shape;
 mod tree;
@@ -130,7 +131,7 @@ pub fn layout_once(
             continue;
         }
         let (a, b) = level.graph.edge_endpoints(e).expect("edge");
-        if !corridor::connect(&mut ctx, &mut map, a, b, e) {
+        if !corridor::connect(&mut ctx, &mut map, a, b, e, corridor::Joint::Corridor) {
             return Err(Failure {
                 stage: "assembly",
                 composite: d.composite_of[a.index()],
