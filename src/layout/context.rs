@@ -29,9 +29,28 @@ pub struct Ctx<'a> {
     pub budget: u64,
     /// Nodes whose template the flow fixed (never re-picked).
     pub fixed: Vec<bool>,
+    /// Per node, its physical edges, sorted (see [`Ctx::edges_of`]).
+    pub edges: Vec<Vec<EdgeIndex>>,
     /// Per node, the templates a rebuild may re-pick (filled on first use
     /// by [`Ctx::repick`]).
     pub pick_cache: Vec<Option<Vec<usize>>>,
+}
+
+/// Physical edges (tree and loop, not warp, no self-loops) of every node of
+/// `level`, each list sorted.
+pub fn edge_lists(level: &LevelGraph) -> Vec<Vec<EdgeIndex>> {
+    use petgraph::visit::EdgeRef;
+    let mut lists = vec![Vec::new(); level.graph.node_count()];
+    for e in level.graph.edge_references() {
+        if e.weight().kind != EdgeKind::Warp && e.source() != e.target() {
+            lists[e.source().index()].push(e.id());
+            lists[e.target().index()].push(e.id());
+        }
+    }
+    for list in &mut lists {
+        list.sort();
+    }
+    lists
 }
 
 impl Ctx<'_> {
@@ -99,23 +118,9 @@ impl Ctx<'_> {
         }
     }
 
-    /// Physical edges of `node` (tree and loop, not warp).
-    pub fn edges_of(&self, node: NodeIndex) -> Vec<EdgeIndex> {
-        use petgraph::visit::EdgeRef;
-        let mut v: Vec<EdgeIndex> = self
-            .level
-            .graph
-            .edges_directed(node, petgraph::Direction::Outgoing)
-            .chain(
-                self.level
-                    .graph
-                    .edges_directed(node, petgraph::Direction::Incoming),
-            )
-            .filter(|e| e.weight().kind != EdgeKind::Warp && e.source() != e.target())
-            .map(|e| e.id())
-            .collect();
-        v.sort();
-        v
+    /// Physical edges of `node` (tree and loop, not warp), sorted.
+    pub fn edges_of(&self, node: NodeIndex) -> &[EdgeIndex] {
+        &self.edges[node.index()]
     }
 
     /// Whether an exit of a placed room is free: unused, and no exit of its group used.
@@ -207,9 +212,18 @@ impl Ctx<'_> {
         also_done: Option<EdgeIndex>,
     ) -> Vec<EdgeIndex> {
         self.edges_of(node)
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|&e| Some(e) != also_done && !canvas.realised(e))
             .collect()
+    }
+
+    /// How many edges of `node` are not yet realised on `canvas`.
+    pub fn pending_count(&self, canvas: &Canvas, node: NodeIndex) -> usize {
+        self.edges_of(node)
+            .iter()
+            .filter(|&&e| !canvas.realised(e))
+            .count()
     }
 
     /// Shapes `node` may take.
@@ -235,7 +249,8 @@ impl Ctx<'_> {
         let host_pending: Vec<EdgeIndex> = self.pending(canvas, hr.node, Some(edge));
         let node_pending: Vec<EdgeIndex> = self
             .edges_of(node)
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|&e| e != edge)
             .collect();
         let mut out = Vec::new();
@@ -330,7 +345,7 @@ impl Ctx<'_> {
             s.height + 2,
         );
         near.into_iter().chain(std::iter::once(room)).any(|i| {
-            self.open_exits(canvas, i, 1) < self.pending(canvas, canvas.rooms[i].node, None).len()
+            self.open_exits(canvas, i, 1) < self.pending_count(canvas, canvas.rooms[i].node)
         })
     }
 
@@ -364,7 +379,7 @@ impl Ctx<'_> {
     /// many free exits as it has pending edges).
     pub fn composite_open(&self, canvas: &Canvas) -> bool {
         (0..canvas.rooms.len()).all(|i| {
-            let pending = self.pending(canvas, canvas.rooms[i].node, None).len();
+            let pending = self.pending_count(canvas, canvas.rooms[i].node);
             pending == 0 || self.open_exits_wide(canvas, i, OPEN_DEPTH, OPEN_HALF_WIDTH) >= pending
         })
     }
@@ -420,7 +435,7 @@ impl Ctx<'_> {
                     let shape = &self.shapes[s];
                     shape.category == *category
                         && crate::rooms::in_pool(&shape.tags, pool)
-                        && self.can_serve(node, shape, &vec![false; shape.exits.len()], &edges)
+                        && self.can_serve(node, shape, &vec![false; shape.exits.len()], edges)
                 })
                 .collect();
             self.pick_cache[node.index()] = Some(options);

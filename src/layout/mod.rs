@@ -92,6 +92,7 @@ pub fn layout_once(
             .node_weights()
             .map(|r| r.fixed_template)
             .collect(),
+        edges: context::edge_lists(level),
         pick_cache: vec![None; level.graph.node_count()],
     };
     let d = decomposition;
@@ -184,8 +185,8 @@ fn attach_all(
                     _ => return None,
                 };
                 let hi = island.index_of(host)?;
-                let slack = ctx.open_exits(island, hi, 2) as i64
-                    - ctx.pending(island, host, None).len() as i64;
+                let slack =
+                    ctx.open_exits(island, hi, 2) as i64 - ctx.pending_count(island, host) as i64;
                 let size = std::cmp::Reverse(d.composites[comp].nodes.len());
                 Some((!urgent.contains(&comp), slack, size, e, host, anchor, comp))
             })

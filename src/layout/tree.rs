@@ -109,7 +109,7 @@ pub fn place_root(ctx: &mut Ctx, canvas: &mut Canvas, node: NodeIndex) -> bool {
     let edges = ctx.edges_of(node);
     for s in options {
         let shape = &ctx.shapes[s];
-        if ctx.can_serve(node, shape, &vec![false; shape.exits.len()], &edges) {
+        if ctx.can_serve(node, shape, &vec![false; shape.exits.len()], edges) {
             canvas.add_room(ctx.shapes, node, s, Pos::new(0, 0));
             return true;
         }
