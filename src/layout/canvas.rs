@@ -81,26 +81,54 @@ fn bucket_range(pos: Pos, w: i32, h: i32) -> impl Iterator<Item = (i32, i32)> {
     (y0..=y1).flat_map(move |y| (x0..=x1).map(move |x| (x, y)))
 }
 
-/// The footprint of `shape` at `pos` as bit masks: for each block of the
-/// grid it meets and each row, the bits of its solid tiles in that row.
-fn row_masks(shape: &Shape, pos: Pos) -> impl Iterator<Item = ((i32, i32), usize, u32)> + '_ {
-    let first = pos.x.div_euclid(BUCKET);
-    let last = (pos.x + shape.width - 1).div_euclid(BUCKET);
-    shape.rows.iter().enumerate().flat_map(move |(y, &bits)| {
-        let gy = pos.y + y as i32;
-        let (block_y, row) = (gy.div_euclid(BUCKET), gy.rem_euclid(BUCKET) as usize);
-        (first..=last).filter_map(move |block_x| {
-            // Column of the shape at the block's first tile (negative when
-            // the shape starts inside the block).
-            let start = block_x * BUCKET - pos.x;
+/// The blocks of the grid that the box of `shape` at `pos` meets, each
+/// with the rows of the shape inside it; [`BlockPart::masks`] gives the bits.
+fn blocks(shape: &Shape, pos: Pos) -> impl Iterator<Item = BlockPart> {
+    let (x0, x1) = (
+        pos.x.div_euclid(BUCKET),
+        (pos.x + shape.width - 1).div_euclid(BUCKET),
+    );
+    let (y0, y1) = (
+        pos.y.div_euclid(BUCKET),
+        (pos.y + shape.height - 1).div_euclid(BUCKET),
+    );
+    (y0..=y1).flat_map(move |by| {
+        (x0..=x1).map(move |bx| BlockPart {
+            block: (bx, by),
+            start: bx * BUCKET - pos.x,
+            rows: (by * BUCKET - pos.y).max(0)..((by + 1) * BUCKET - pos.y).min(shape.height),
+            first_row: by * BUCKET - pos.y,
+        })
+    })
+}
+
+/// Where a shape meets one block of the grid.
+struct BlockPart {
+    block: (i32, i32),
+    /// Column of the shape at the block's first column (negative when the
+    /// shape starts inside the block).
+    start: i32,
+    /// Rows of the shape inside the block.
+    rows: std::ops::Range<i32>,
+    /// Row of the shape at the block's first row.
+    first_row: i32,
+}
+
+impl BlockPart {
+    /// For each row of the shape inside the block: the block's row index
+    /// and the bits of the shape's solid tiles there.
+    fn masks<'s>(&self, shape: &'s Shape) -> impl Iterator<Item = (usize, u32)> + 's {
+        let (start, first_row) = (self.start, self.first_row);
+        self.rows.clone().filter_map(move |y| {
+            let bits = shape.rows[y as usize];
             let mask = if start >= 0 {
                 bits.checked_shr(start as u32).unwrap_or(0) as u32
             } else {
                 (bits << (-start) as u32) as u32
             };
-            (mask != 0).then_some(((block_x, block_y), row, mask))
+            (mask != 0).then_some(((y - first_row) as usize, mask))
         })
-    })
+    }
 }
 
 impl Canvas {
@@ -116,10 +144,10 @@ impl Canvas {
 
     /// Whether `shape` at `pos` overlaps nothing on the canvas.
     pub fn fits(&self, shape: &Shape, pos: Pos) -> bool {
-        let clear = row_masks(shape, pos).all(|(block, row, mask)| {
+        let clear = blocks(shape, pos).all(|part| {
             self.solid
-                .get(&block)
-                .is_none_or(|rows| rows[row] & mask == 0)
+                .get(&part.block)
+                .is_none_or(|rows| part.masks(shape).all(|(row, mask)| rows[row] & mask == 0))
         });
         clear
             && (self.corridor.is_empty()
@@ -158,12 +186,14 @@ impl Canvas {
 
     /// Sets (or clears) the bits of a room's footprint.
     fn paint(&mut self, shape: &Shape, pos: Pos, on: bool) {
-        for (block, row, mask) in row_masks(shape, pos) {
-            let rows = self.solid.entry(block).or_insert([0; BUCKET as usize]);
-            if on {
-                rows[row] |= mask;
-            } else {
-                rows[row] &= !mask;
+        for part in blocks(shape, pos) {
+            let rows = self.solid.entry(part.block).or_insert([0; BUCKET as usize]);
+            for (row, mask) in part.masks(shape) {
+                if on {
+                    rows[row] |= mask;
+                } else {
+                    rows[row] &= !mask;
+                }
             }
         }
     }
