@@ -202,7 +202,7 @@ fn shortest_open_ear(
     let mut best: Option<(usize, Ear)> = None;
     for &a in adj.keys().filter(|v| owner[v.index()].is_some()) {
         let c = owner[a.index()].expect("owned");
-        if let Some(ear) = ear_from(&adj, owner, c, a)
+        if let Some(ear) = ear_from(&adj, owner, c, a, MAX_EAR)
             && best
                 .as_ref()
                 .is_none_or(|(_, b)| ear.nodes.len() < b.nodes.len())
@@ -215,13 +215,19 @@ fn shortest_open_ear(
 
 /// The shortest path from `a`, through rooms in no loop, to another room of
 /// loop composite `c`.
-fn ear_from(adj: &Adj, owner: &[Option<usize>], c: usize, a: NodeIndex) -> Option<Ear> {
+fn ear_from(
+    adj: &Adj,
+    owner: &[Option<usize>],
+    c: usize,
+    a: NodeIndex,
+    max_len: usize,
+) -> Option<Ear> {
     adj.get(&a)?;
 
     let mut back: BTreeMap<NodeIndex, (NodeIndex, EdgeIndex)> = BTreeMap::new();
     let mut queue = VecDeque::from([(a, 0usize)]);
     while let Some((v, depth)) = queue.pop_front() {
-        if depth >= MAX_EAR {
+        if depth >= max_len {
             break;
         }
         for &(w, e) in adj.get(&v).map_or(&[][..], Vec::as_slice) {
@@ -288,7 +294,7 @@ pub fn ears_from(level: &LevelGraph, comp: &Composite, anchor: NodeIndex) -> Opt
             .keys()
             .filter(|v| owner[v.index()].is_some())
             .filter_map(|&a| {
-                ear_from(&adj, &owner, 0, a).or_else(|| cycle_through(&adj, &owner, a))
+                ear_from(&adj, &owner, 0, a, usize::MAX).or_else(|| cycle_through(&adj, &owner, a))
             })
             .min_by_key(|ear| ear.nodes.len());
     }

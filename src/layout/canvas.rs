@@ -61,6 +61,10 @@ pub struct Canvas {
     corridor_log: Vec<Pos>,
     /// Exits flagged used by [`Canvas::use_exit`], in order, for rollback.
     used_log: Vec<(usize, usize)>,
+    /// Tiles around hall floors, where no corridor may run (it would open
+    /// the hall onto another connection).
+    hall_rings: HashSet<Pos>,
+    ring_log: Vec<Pos>,
 }
 
 /// A point to roll a canvas back to.
@@ -70,6 +74,7 @@ pub struct Mark {
     links: usize,
     corridor: usize,
     used: usize,
+    rings: usize,
 }
 
 fn bucket_range(pos: Pos, w: i32, h: i32) -> impl Iterator<Item = (i32, i32)> {
@@ -264,6 +269,7 @@ impl Canvas {
             links: self.links.len(),
             corridor: self.corridor_log.len(),
             used: self.used_log.len(),
+            rings: self.ring_log.len(),
         }
     }
 
@@ -275,8 +281,8 @@ impl Canvas {
         }
     }
 
-    /// Removes every room, link and corridor tile added, and clears every
-    /// exit flag set, since `mark`.
+    /// Removes every room, link, corridor tile and hall ring added, and
+    /// clears every exit flag set, since `mark`.
     pub fn rollback(&mut self, shapes: &[Shape], mark: Mark) {
         while self.rooms.len() > mark.rooms {
             self.pop_room(shapes);
@@ -290,6 +296,23 @@ impl Canvas {
         for t in self.corridor_log.drain(mark.corridor..) {
             self.corridor.remove(&t);
         }
+        for t in self.ring_log.drain(mark.rings..) {
+            self.hall_rings.remove(&t);
+        }
+    }
+
+    /// Keeps corridors off `ring`, the tiles around a hall's floor.
+    pub fn ring_hall(&mut self, ring: &[Pos]) {
+        for &t in ring {
+            if self.hall_rings.insert(t) {
+                self.ring_log.push(t);
+            }
+        }
+    }
+
+    /// Whether `p` is next to a hall's floor (no corridor may run there).
+    pub fn beside_hall(&self, p: Pos) -> bool {
+        self.hall_rings.contains(&p)
     }
 
     /// Bounding box of everything: (min, max) inclusive, or `None` when empty.
@@ -323,7 +346,11 @@ impl Canvas {
             )
         }) && other.corridor.iter().all(|c| {
             let p = Pos::new(c.x + offset.x, c.y + offset.y);
-            !self.corridor.contains(&p) && !self.is_room_tile(p)
+            !self.corridor.contains(&p) && !self.is_room_tile(p) && !self.beside_hall(p)
+        }) && other.hall_rings.iter().all(|c| {
+            !self
+                .corridor
+                .contains(&Pos::new(c.x + offset.x, c.y + offset.y))
         })
     }
 
@@ -343,5 +370,7 @@ impl Canvas {
         }
         let tiles: Vec<Pos> = other.corridor_log.iter().map(|&p| shift(p)).collect();
         self.add_corridor(&tiles);
+        let ring: Vec<Pos> = other.ring_log.iter().map(|&p| shift(p)).collect();
+        self.ring_hall(&ring);
     }
 }

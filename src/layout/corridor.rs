@@ -1,5 +1,6 @@
 //! Joining two placed rooms: directly when two free exits face each other,
-//! otherwise with an A* corridor (from `pathfinding`) within the flow's
+//! otherwise (closing a loop) with a small hall between two exits when one
+//! fits, otherwise with an A* corridor (from `pathfinding`) within the flow's
 //! length bounds.
 
 use petgraph::graph::{EdgeIndex, NodeIndex};
@@ -101,18 +102,16 @@ pub fn connect(
         ctx.params.corridor.0 as usize,
         ctx.params.corridor.1 as usize,
     );
-    let blocked = |canvas: &Canvas, p: Pos| canvas.corridor.contains(&p) || canvas.is_room_tile(p);
+    let blocked = |canvas: &Canvas, p: Pos| {
+        canvas.corridor.contains(&p) || canvas.is_room_tile(p) || canvas.beside_hall(p)
+    };
     let mut pairs = Vec::new();
     let a_exits = usable_exits(ctx, canvas, ia, edge);
     let b_exits = usable_exits(ctx, canvas, ib, edge);
-    if joint == Joint::HallOrCorridor {
-        let mark = canvas.mark();
-        if super::hall::build_hall(ctx, canvas, (ia, &a_exits), (ib, &b_exits), edge) {
-            if !ctx.strands_exits(canvas, ia) && !ctx.strands_exits(canvas, ib) {
-                return true;
-            }
-            canvas.rollback(ctx.shapes, mark);
-        }
+    if joint == Joint::HallOrCorridor
+        && super::hall::build_hall(ctx, canvas, (ia, &a_exits), (ib, &b_exits), edge)
+    {
+        return true;
     }
     for &ea in &a_exits {
         let xa = &ctx.shapes[canvas.rooms[ia].shape].exits[ea];
@@ -199,6 +198,7 @@ pub fn route(canvas: &Canvas, s: Pos, t: Pos, out_dir: Dir, max: usize) -> Optio
             && p.y <= y1
             && !canvas.corridor.contains(&p)
             && !canvas.is_room_tile(p)
+            && !canvas.beside_hall(p)
     };
     let crowded = |p: Pos| {
         Dir::ALL

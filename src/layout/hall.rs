@@ -81,8 +81,9 @@ impl End {
 /// realises `edge` through it. Returns false, changing nothing, when no hall
 /// fits: its floor must be free, ahead of both exits, at least
 /// [`MIN_SIDE`] tiles a side, at most [`MAX_AREA`] tiles, no longer than
-/// [`MAX_ASPECT`] times its width, with no corridor around it, and the way
-/// through it within the flow's corridor bounds.
+/// [`MAX_ASPECT`] times its width, with no corridor around it, the way
+/// through it within the flow's corridor bounds, and no room left without
+/// open exits for its other links.
 pub fn build_hall(
     ctx: &Ctx,
     canvas: &mut Canvas,
@@ -147,8 +148,25 @@ pub fn build_hall(
         .map(|k| Pos::new(s.x + step_x * k, s.y))
         .chain((1..=(t.y - s.y).abs()).map(|k| Pos::new(t.x, s.y + step_y * k)))
         .collect();
+    let mark = canvas.mark();
     link_corridor(ctx, canvas, (a, ea), (b, eb), edge, &floor, way);
-    true
+    let ring: Vec<Pos> = rect.ring().collect();
+    canvas.ring_hall(&ring);
+    // The hall must not take the ground some room needs for its other links.
+    let near = canvas.rooms_near(
+        ctx.shapes,
+        Pos::new(rect.lo.x - 1, rect.lo.y - 1),
+        rect.width() + 2,
+        rect.height() + 2,
+    );
+    let strands = near
+        .into_iter()
+        .chain([a, b])
+        .any(|i| ctx.strands_exits(canvas, i));
+    if strands {
+        canvas.rollback(ctx.shapes, mark);
+    }
+    !strands
 }
 
 /// The smallest rectangle holding every tile in `fronts`, grown to
@@ -198,6 +216,6 @@ fn hall_around(fronts: &[Pos], a: End, b: End) -> Option<Rect> {
 /// (which would open it onto another connection).
 fn clear(canvas: &Canvas, rect: Rect) -> bool {
     rect.tiles()
-        .all(|p| !canvas.is_room_tile(p) && !canvas.corridor.contains(&p))
+        .all(|p| !canvas.is_room_tile(p) && !canvas.corridor.contains(&p) && !canvas.beside_hall(p))
         && rect.ring().all(|p| !canvas.corridor.contains(&p))
 }

@@ -1,7 +1,7 @@
 //! Loop composites: each ear grows from both anchored ends alternately, first
 //! spreading apart, then (past half way) bending back together; the last room
 //! closes the loop with a door when one of its exits meets the other end, else
-//! with a corridor.
+//! with a small hall built between two exits, else with a corridor.
 
 use petgraph::graph::{EdgeIndex, NodeIndex};
 
@@ -285,7 +285,7 @@ fn arc_candidates(
 }
 
 /// Places `node` against `host` and realises its edge to `other`: directly
-/// when some placement makes two exits meet, else by a corridor.
+/// when some placement makes two exits meet, else by a hall or a corridor.
 fn close_with(
     ctx: &mut Ctx,
     canvas: &mut Canvas,
