@@ -53,12 +53,7 @@ pub fn attach(
                     .collect();
                 let clear = corridor.iter().all(|&p| {
                     let q = Pos::new(p.x - offset.x, p.y - offset.y);
-                    !map.corridor.contains(&p)
-                        && !map.is_room_tile(p)
-                        && !map.beside_hall(p)
-                        && !part.corridor.contains(&q)
-                        && !part.is_room_tile(q)
-                        && !part.beside_hall(q)
+                    map.corridor_may_run(p) && part.corridor_may_run(q)
                 });
                 if !clear || !map.fits_canvas(ctx.shapes, part, offset) {
                     continue;
@@ -193,10 +188,8 @@ pub fn attach_by_corridor(
         let mark = map.mark();
         let base = map.rooms.len();
         map.merge(ctx.shapes, part, offset);
-        let blocked =
-            |m: &Canvas, p: Pos| m.corridor.contains(&p) || m.is_room_tile(p) || m.beside_hall(p);
         let hx_dir = ctx.shapes[map.rooms[hi].shape].exits[he].dir;
-        let route = if blocked(map, front) || blocked(map, t) {
+        let route = if !map.corridor_may_run(front) || !map.corridor_may_run(t) {
             None
         } else {
             super::corridor::route(map, front, t, hx_dir, max as usize)

@@ -315,6 +315,12 @@ impl Canvas {
         self.hall_rings.contains(&p)
     }
 
+    /// Whether a corridor (or a hall's floor) may take tile `p`: no room,
+    /// no corridor, and not beside a hall.
+    pub fn corridor_may_run(&self, p: Pos) -> bool {
+        !self.corridor.contains(&p) && !self.is_room_tile(p) && !self.beside_hall(p)
+    }
+
     /// Bounding box of everything: (min, max) inclusive, or `None` when empty.
     pub fn bounds(&self, shapes: &[Shape]) -> Option<(Pos, Pos)> {
         let mut it = self
@@ -344,14 +350,15 @@ impl Canvas {
                 &shapes[r.shape],
                 Pos::new(r.pos.x + offset.x, r.pos.y + offset.y),
             )
-        }) && other.corridor.iter().all(|c| {
-            let p = Pos::new(c.x + offset.x, c.y + offset.y);
-            !self.corridor.contains(&p) && !self.is_room_tile(p) && !self.beside_hall(p)
-        }) && other.hall_rings.iter().all(|c| {
-            !self
-                .corridor
-                .contains(&Pos::new(c.x + offset.x, c.y + offset.y))
-        })
+        }) && other
+            .corridor
+            .iter()
+            .all(|c| self.corridor_may_run(Pos::new(c.x + offset.x, c.y + offset.y)))
+            && other.hall_rings.iter().all(|c| {
+                !self
+                    .corridor
+                    .contains(&Pos::new(c.x + offset.x, c.y + offset.y))
+            })
     }
 
     /// Copies `other` onto this canvas, moved by `offset`.

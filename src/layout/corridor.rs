@@ -52,13 +52,25 @@ pub fn direct_pair(
     b: usize,
     edge: EdgeIndex,
 ) -> Option<(usize, usize)> {
+    let a_exits = usable_exits(ctx, canvas, a, edge);
+    let b_exits = usable_exits(ctx, canvas, b, edge);
+    facing_pair(ctx, canvas, (a, &a_exits), (b, &b_exits))
+}
+
+/// An exit of `a_exits` (of room `a`) and one of `b_exits` (of room `b`)
+/// that touch face to face.
+fn facing_pair(
+    ctx: &Ctx,
+    canvas: &Canvas,
+    (a, a_exits): (usize, &[usize]),
+    (b, b_exits): (usize, &[usize]),
+) -> Option<(usize, usize)> {
     let (ra, rb) = (&canvas.rooms[a], &canvas.rooms[b]);
     let (sa, sb) = (&ctx.shapes[ra.shape], &ctx.shapes[rb.shape]);
-    let eb_all = usable_exits(ctx, canvas, b, edge);
-    for ea in usable_exits(ctx, canvas, a, edge) {
+    for &ea in a_exits {
         let xa = &sa.exits[ea];
         let front = exit_cell(ra, xa).step(xa.dir);
-        for &eb in &eb_all {
+        for &eb in b_exits {
             let xb = &sb.exits[eb];
             if xb.dir == xa.dir.opposite()
                 && xb.cells.len() == xa.cells.len()
@@ -94,7 +106,9 @@ pub fn connect(
     let (Some(ia), Some(ib)) = (canvas.index_of(a), canvas.index_of(b)) else {
         return false;
     };
-    if let Some((ea, eb)) = direct_pair(ctx, canvas, ia, ib, edge) {
+    let a_exits = usable_exits(ctx, canvas, ia, edge);
+    let b_exits = usable_exits(ctx, canvas, ib, edge);
+    if let Some((ea, eb)) = facing_pair(ctx, canvas, (ia, &a_exits), (ib, &b_exits)) {
         link_direct(ctx, canvas, ia, ea, ib, eb, edge);
         return true;
     }
@@ -102,12 +116,7 @@ pub fn connect(
         ctx.params.corridor.0 as usize,
         ctx.params.corridor.1 as usize,
     );
-    let blocked = |canvas: &Canvas, p: Pos| {
-        canvas.corridor.contains(&p) || canvas.is_room_tile(p) || canvas.beside_hall(p)
-    };
     let mut pairs = Vec::new();
-    let a_exits = usable_exits(ctx, canvas, ia, edge);
-    let b_exits = usable_exits(ctx, canvas, ib, edge);
     if joint == Joint::HallOrCorridor
         && super::hall::build_hall(ctx, canvas, (ia, &a_exits), (ib, &b_exits), edge)
     {
@@ -116,7 +125,7 @@ pub fn connect(
     for &ea in &a_exits {
         let xa = &ctx.shapes[canvas.rooms[ia].shape].exits[ea];
         let s = exit_cell(&canvas.rooms[ia], xa).step(xa.dir);
-        if blocked(canvas, s) {
+        if !canvas.corridor_may_run(s) {
             continue;
         }
         for &eb in &b_exits {
@@ -126,7 +135,7 @@ pub fn connect(
             }
             let t = exit_cell(&canvas.rooms[ib], xb).step(xb.dir);
             let est = s.manhattan(t) as usize + 1;
-            if est > max || blocked(canvas, t) {
+            if est > max || !canvas.corridor_may_run(t) {
                 continue;
             }
             pairs.push((est as f64 + ctx.rng.unit() * 3.0, ea, eb, s, t, xa.dir));
@@ -191,15 +200,8 @@ pub fn route(canvas: &Canvas, s: Pos, t: Pos, out_dir: Dir, max: usize) -> Optio
     let slack = ((max as i32 - s.manhattan(t)) / 2).clamp(2, 12);
     let (x0, x1) = (s.x.min(t.x) - slack, s.x.max(t.x) + slack);
     let (y0, y1) = (s.y.min(t.y) - slack, s.y.max(t.y) + slack);
-    let free = |p: Pos| {
-        p.x >= x0
-            && p.x <= x1
-            && p.y >= y0
-            && p.y <= y1
-            && !canvas.corridor.contains(&p)
-            && !canvas.is_room_tile(p)
-            && !canvas.beside_hall(p)
-    };
+    let free =
+        |p: Pos| p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1 && canvas.corridor_may_run(p);
     let crowded = |p: Pos| {
         Dir::ALL
             .iter()

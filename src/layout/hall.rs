@@ -215,7 +215,6 @@ fn hall_around(fronts: &[Pos], a: End, b: End) -> Option<Rect> {
 /// Whether the hall's floor is free ground and no corridor runs beside it
 /// (which would open it onto another connection).
 fn clear(canvas: &Canvas, rect: Rect) -> bool {
-    rect.tiles()
-        .all(|p| !canvas.is_room_tile(p) && !canvas.corridor.contains(&p) && !canvas.beside_hall(p))
+    rect.tiles().all(|p| canvas.corridor_may_run(p))
         && rect.ring().all(|p| !canvas.corridor.contains(&p))
 }
