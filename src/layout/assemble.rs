@@ -5,8 +5,9 @@
 
 use petgraph::graph::{EdgeIndex, NodeIndex};
 
-use super::canvas::{Canvas, Link, LinkKind};
+use super::canvas::Canvas;
 use super::context::{Ctx, exit_cell};
+use super::corridor::{link_corridor, link_direct};
 use crate::geom::Pos;
 
 /// Extra straight-corridor lengths tried beyond the minimum when no direct
@@ -31,7 +32,6 @@ pub fn attach(
         })
     };
     let (map_centre, part_centre) = (centre(map), centre(part));
-    let source_is_host = ctx.level.graph.edge_endpoints(edge).expect("edge").0 == host;
     let min = ctx.params.corridor.0.max(1);
     for gap in std::iter::once(0).chain(min..=min + STRAIGHT_EXTRA) {
         let mut fits = Vec::new();
@@ -73,23 +73,19 @@ pub fn attach(
             let base = map.rooms.len();
             map.merge(ctx.shapes, part, offset);
             let ni = base + ai;
-            map.use_exit(hi, he);
-            map.use_exit(ni, ae);
-            let ph = exit_cell(&map.rooms[hi], &ctx.shapes[map.rooms[hi].shape].exits[he]);
-            let pa = exit_cell(&map.rooms[ni], &ctx.shapes[map.rooms[ni].shape].exits[ae]);
-            map.add_corridor(&corridor);
-            let mut path = vec![ph];
-            path.extend(corridor.iter().copied());
-            path.push(pa);
-            if !source_is_host {
-                path.reverse();
-            }
-            let kind = if corridor.is_empty() {
-                LinkKind::Door
+            if corridor.is_empty() {
+                link_direct(ctx, map, hi, he, ni, ae, edge);
             } else {
-                LinkKind::Corridor
-            };
-            map.add_link(Link { edge, kind, path });
+                link_corridor(
+                    ctx,
+                    map,
+                    (hi, he),
+                    (ni, ae),
+                    edge,
+                    &corridor,
+                    corridor.clone(),
+                );
+            }
             if !(base..map.rooms.len()).any(|i| ctx.strands_exits(map, i)) {
                 return true;
             }
@@ -197,22 +193,7 @@ pub fn attach_by_corridor(
         match route {
             Some(tiles) if tiles.len() as i32 >= min && tiles.len() as i32 <= max => {
                 let ni = base + ai;
-                map.use_exit(hi, he);
-                map.use_exit(ni, ae);
-                let ph = exit_cell(&map.rooms[hi], &ctx.shapes[map.rooms[hi].shape].exits[he]);
-                let pa = exit_cell(&map.rooms[ni], &ctx.shapes[map.rooms[ni].shape].exits[ae]);
-                map.add_corridor(&tiles);
-                let mut path = vec![ph];
-                path.extend(tiles);
-                path.push(pa);
-                if ctx.level.graph.edge_endpoints(edge).expect("edge").0 != host {
-                    path.reverse();
-                }
-                map.add_link(Link {
-                    edge,
-                    kind: LinkKind::Corridor,
-                    path,
-                });
+                link_corridor(ctx, map, (hi, he), (ni, ae), edge, &tiles, tiles.clone());
                 if !(base..map.rooms.len()).any(|i| ctx.strands_exits(map, i)) {
                     return true;
                 }

@@ -3,7 +3,7 @@
 
 use petgraph::graph::{EdgeIndex, NodeIndex};
 
-use super::canvas::{Canvas, Link, LinkKind, PlacedRoom};
+use super::canvas::{Canvas, PlacedRoom};
 use super::shape::{Shape, ShapeExit};
 use crate::flow::LayoutParams;
 use crate::geom::Pos;
@@ -310,25 +310,7 @@ impl Ctx<'_> {
         c: &Candidate,
     ) -> usize {
         let i = canvas.add_room(self.shapes, node, c.shape, c.pos);
-        canvas.use_exit(i, c.exit);
-        canvas.use_exit(host, c.host_exit);
-        let a = exit_cell(
-            &canvas.rooms[host],
-            &self.shapes[canvas.rooms[host].shape].exits[c.host_exit],
-        );
-        let b = exit_cell(&canvas.rooms[i], &self.shapes[c.shape].exits[c.exit]);
-        let host_is_source =
-            self.level.graph.edge_endpoints(edge).expect("edge").0 == canvas.rooms[host].node;
-        let path = if host_is_source {
-            vec![a, b]
-        } else {
-            vec![b, a]
-        };
-        canvas.add_link(Link {
-            edge,
-            kind: LinkKind::Door,
-            path,
-        });
+        super::corridor::link_direct(self, canvas, host, c.host_exit, i, c.exit, edge);
         i
     }
 
