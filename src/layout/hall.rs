@@ -92,7 +92,7 @@ pub fn build_hall(
     edge: EdgeIndex,
 ) -> bool {
     let (min, max) = (ctx.params.corridor.0 as i32, ctx.params.corridor.1 as i32);
-    let mut best: Option<(i32, usize, usize, Rect)> = None;
+    let mut best: Option<(i32, usize, usize, Rect, Pos, Pos)> = None;
     for &ea in a_exits {
         let xa = &ctx.shapes[canvas.rooms[a].shape].exits[ea];
         let ca = exit_cell(&canvas.rooms[a], xa);
@@ -130,18 +130,15 @@ pub fn build_hall(
             }
             let area = rect.width() * rect.height();
             if best.is_none_or(|(ba, ..)| area < ba) {
-                best = Some((area, ea, eb, rect));
+                best = Some((area, ea, eb, rect, end_a.front, end_b.front));
             }
         }
     }
-    let Some((_, ea, eb, rect)) = best else {
+    // `s` and `t`: the hall tiles in front of the two exits.
+    let Some((_, ea, eb, rect, s, t)) = best else {
         return false;
     };
     let floor: Vec<Pos> = rect.tiles().collect();
-    let xa = &ctx.shapes[canvas.rooms[a].shape].exits[ea];
-    let xb = &ctx.shapes[canvas.rooms[b].shape].exits[eb];
-    let s = exit_cell(&canvas.rooms[a], xa).step(xa.dir);
-    let t = exit_cell(&canvas.rooms[b], xb).step(xb.dir);
     // Across the hall: along x first, then along y (both inside the rectangle).
     let (step_x, step_y) = ((t.x - s.x).signum(), (t.y - s.y).signum());
     let way = (0..=(t.x - s.x).abs())
