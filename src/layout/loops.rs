@@ -16,7 +16,15 @@ use crate::graph::{Composite, Ear, ears_from};
 const CLOSING_TRIES: usize = 6;
 
 /// Lays out a loop composite, rebuilding it up to `loop_rebuilds` times.
-pub fn layout_loop(ctx: &mut Ctx, ears: &[Ear], index: usize) -> Result<Canvas, Failure> {
+/// With `link` (anchor, host, edge), a layout is kept only when the host's
+/// room could be placed against the anchor on it: a composite that walls in
+/// the room it joins by can never be attached.
+pub fn layout_loop(
+    ctx: &mut Ctx,
+    ears: &[Ear],
+    index: usize,
+    link: Option<(NodeIndex, NodeIndex, EdgeIndex)>,
+) -> Result<Canvas, Failure> {
     let first = ears[0].nodes[0];
     let mut stuck = (first, "");
     let nodes: Vec<NodeIndex> = ears.iter().flat_map(|e| e.nodes.iter().copied()).collect();
@@ -32,7 +40,9 @@ pub fn layout_loop(ctx: &mut Ctx, ears: &[Ear], index: usize) -> Result<Canvas, 
             .iter()
             .try_for_each(|ear| grow_ear(ctx, &mut canvas, ear))
         {
-            Ok(()) if ctx.composite_open(&canvas) => return Ok(canvas),
+            Ok(()) if ctx.composite_open(&canvas) && admits(ctx, &canvas, link) => {
+                return Ok(canvas);
+            }
             Ok(()) => stuck = (first, "left open for its links"),
             Err(s) => stuck = s,
         }
@@ -53,6 +63,15 @@ pub fn layout_loop(ctx: &mut Ctx, ears: &[Ear], index: usize) -> Result<Canvas, 
             ctx.params.corridor.0,
             ctx.params.corridor.1
         ),
+    })
+}
+
+/// Whether the room of `host` could be placed against `anchor` on `canvas`
+/// through `edge` (always, without a link).
+fn admits(ctx: &mut Ctx, canvas: &Canvas, link: Option<(NodeIndex, NodeIndex, EdgeIndex)>) -> bool {
+    link.is_none_or(|(anchor, host, edge)| {
+        let ai = canvas.index_of(anchor).expect("anchor laid out");
+        !ctx.attach_candidates(canvas, ai, host, edge).is_empty()
     })
 }
 

@@ -115,7 +115,7 @@ pub fn layout_once(
             continue;
         }
         placed[c] = true;
-        let mut island = lay_out(&mut ctx, d, c, root)?;
+        let mut island = lay_out(&mut ctx, d, c, root, None)?;
         attach_all(&mut ctx, d, &mut island, &mut placed, &links)?;
         map = Some(match map {
             None => island,
@@ -239,10 +239,20 @@ fn undo(ctx: &Ctx, island: &mut Canvas, placed: &mut [bool], step: &Attached) {
     placed[step.composite] = false;
 }
 
-fn lay_out(ctx: &mut Ctx, d: &Decomposition, c: usize, root: NodeIndex) -> Result<Canvas, Failure> {
+/// Lays out composite `c` on its own canvas, from `root`; `link`, when it
+/// is to join a room on the map, names that room and the edge.
+fn lay_out(
+    ctx: &mut Ctx,
+    d: &Decomposition,
+    c: usize,
+    root: NodeIndex,
+    link: Option<(NodeIndex, EdgeIndex)>,
+) -> Result<Canvas, Failure> {
     let comp = &d.composites[c];
     match &comp.kind {
-        CompositeKind::Loop(ears) => loops::layout_loop(ctx, ears, c),
+        CompositeKind::Loop(ears) => {
+            loops::layout_loop(ctx, ears, c, link.map(|(host, edge)| (root, host, edge)))
+        }
         CompositeKind::Tree => tree::layout_tree(ctx, comp, c, root),
     }
 }
@@ -266,7 +276,7 @@ fn attach_composite(
     }
     let mut gave_up = None;
     for _ in 0..ATTACH_REBUILDS {
-        let part = match lay_out(ctx, d, c, anchor) {
+        let part = match lay_out(ctx, d, c, anchor, Some((host, edge))) {
             Ok(part) => part,
             Err(f) => {
                 gave_up = Some(f);
