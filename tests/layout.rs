@@ -70,7 +70,7 @@ fn rollback_clears_the_exit_flags_set_since_the_mark() {
 }
 
 #[test]
-fn the_tile_bitmap_agrees_with_the_footprints_through_adds_and_rollbacks() {
+fn the_tile_bitmaps_agree_with_rooms_corridors_and_hall_rings_through_adds_and_rollbacks() {
     use dungeonflow::geom::Pos;
     use dungeonflow::layout::{Canvas, ShapeTable};
     use dungeonflow::rng::Rng;
@@ -82,29 +82,54 @@ fn the_tile_bitmap_agrees_with_the_footprints_through_adds_and_rollbacks() {
     let mut rng = Rng::new(7);
     let mut canvas = Canvas::default();
     let mut marks = Vec::new();
-    for step in 0..400 {
+    // Corridor strips and hall rings added, each with the index of the mark
+    // taken just before it (what a rollback to that mark removes).
+    let mut corridors: Vec<(usize, Vec<Pos>)> = Vec::new();
+    let mut rings: Vec<(usize, Vec<Pos>)> = Vec::new();
+    let is_corridor = |corridors: &[(usize, Vec<Pos>)], p: Pos| {
+        corridors.iter().any(|(_, tiles)| tiles.contains(&p))
+    };
+    for step in 0..600 {
         if step % 10 == 9 && !marks.is_empty() {
             // Back to a random earlier state; later marks are gone with it.
             let i = marks.len() - 1 - rng.index(marks.len().min(3));
             canvas.rollback(shapes, marks[i]);
             marks.truncate(i);
+            corridors.retain(|(m, _)| *m < i);
+            rings.retain(|(m, _)| *m < i);
+            continue;
+        }
+        // Negative and positive coordinates, across block borders.
+        let pos = Pos::new(rng.index(160) as i32 - 80, rng.index(160) as i32 - 80);
+        if step % 4 == 3 {
+            // A corridor strip on free tiles, with a ring around its end.
+            let strip: Vec<Pos> = (0..rng.index(40) as i32)
+                .map(|k| Pos::new(pos.x + k, pos.y))
+                .take_while(|&p| canvas.corridor_may_run(p))
+                .collect();
+            let Some(&end) = strip.last() else { continue };
+            let ring: Vec<Pos> = (-1..=1).map(|dy| Pos::new(end.x + 1, end.y + dy)).collect();
+            marks.push(canvas.mark());
+            canvas.add_corridor(&strip);
+            canvas.ring_hall(&ring);
+            corridors.push((marks.len() - 1, strip));
+            rings.push((marks.len() - 1, ring));
             continue;
         }
         let s = rng.index(shapes.len());
-        // Negative and positive coordinates, across block borders.
-        let pos = Pos::new(rng.index(160) as i32 - 80, rng.index(160) as i32 - 80);
         let fits = canvas.fits(&shapes[s], pos);
-        let overlaps = canvas.rooms.iter().any(|r| {
-            shapes[r.shape].footprint.iter().any(|c| {
-                let p = Pos::new(r.pos.x + c.x, r.pos.y + c.y);
-                shapes[s]
-                    .footprint
-                    .contains(&Pos::new(p.x - pos.x, p.y - pos.y))
-            })
+        let overlaps = shapes[s].footprint.iter().any(|c| {
+            let p = Pos::new(pos.x + c.x, pos.y + c.y);
+            is_corridor(&corridors, p)
+                || canvas.rooms.iter().any(|r| {
+                    shapes[r.shape]
+                        .footprint
+                        .contains(&Pos::new(p.x - r.pos.x, p.y - r.pos.y))
+                })
         });
         assert_eq!(
             fits, !overlaps,
-            "step {step}: fits disagrees with the footprints"
+            "step {step}: fits disagrees with the footprints and corridors"
         );
         if fits {
             marks.push(canvas.mark());
@@ -114,13 +139,23 @@ fn the_tile_bitmap_agrees_with_the_footprints_through_adds_and_rollbacks() {
     for y in -100..100 {
         for x in -100..100 {
             let p = Pos::new(x, y);
-            let truth = canvas.rooms.iter().any(|r| {
+            let room = canvas.rooms.iter().any(|r| {
                 shapes[r.shape]
                     .footprint
                     .contains(&Pos::new(x - r.pos.x, y - r.pos.y))
             });
-            assert_eq!(canvas.is_room_tile(p), truth, "tile ({x}, {y})");
+            let corridor = is_corridor(&corridors, p);
+            let ring = rings.iter().any(|(_, tiles)| tiles.contains(&p));
+            assert_eq!(canvas.is_room_tile(p), room, "room tile ({x}, {y})");
+            assert_eq!(canvas.is_corridor(p), corridor, "corridor tile ({x}, {y})");
+            assert_eq!(canvas.beside_hall(p), ring, "ring tile ({x}, {y})");
+            assert_eq!(
+                canvas.corridor_may_run(p),
+                !room && !corridor && !ring,
+                "tile ({x}, {y})"
+            );
         }
     }
     assert!(canvas.rooms.len() >= 5, "only {} rooms", canvas.rooms.len());
+    assert!(corridors.len() >= 5, "only {} corridors", corridors.len());
 }

@@ -53,9 +53,10 @@ pub struct Canvas {
     /// Corridor tiles.
     pub corridor: HashSet<Pos>,
     buckets: HashMap<(i32, i32), Vec<u32>>,
-    /// Room tiles as bits: one 32x32 block per bucket, a `u32` per row.
-    /// Rooms never overlap, so a room's bits are its own to clear.
-    solid: HashMap<(i32, i32), [u32; BUCKET as usize]>,
+    /// Room, corridor and hall-ring tiles as bits: one 32x32 block per
+    /// bucket, a `u32` per row and layer. Rooms never overlap and corridor
+    /// and ring tiles are sets, so every bit has one owner to clear it.
+    solid: HashMap<(i32, i32), Block>,
     by_node: HashMap<NodeIndex, usize>,
     done: HashSet<EdgeIndex>,
     corridor_log: Vec<Pos>,
@@ -65,6 +66,43 @@ pub struct Canvas {
     /// the hall onto another connection).
     hall_rings: HashSet<Pos>,
     ring_log: Vec<Pos>,
+}
+
+/// One 32x32 block of tiles, a `u32` per row in each layer.
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    room: [u32; BUCKET as usize],
+    corridor: [u32; BUCKET as usize],
+    ring: [u32; BUCKET as usize],
+}
+
+impl Block {
+    const EMPTY: Block = Block {
+        room: [0; BUCKET as usize],
+        corridor: [0; BUCKET as usize],
+        ring: [0; BUCKET as usize],
+    };
+}
+
+/// Layer bits returned by `Canvas::layers_at`.
+const ROOM: u8 = 1;
+const CORRIDOR: u8 = 2;
+const RING: u8 = 4;
+
+/// The layers of a [`Block`] set tile by tile.
+#[derive(Clone, Copy)]
+enum Layer {
+    Corridor,
+    Ring,
+}
+
+/// Block of a tile, and its row and column bit in the block.
+fn block_of(p: Pos) -> ((i32, i32), usize, u32) {
+    (
+        (p.x.div_euclid(BUCKET), p.y.div_euclid(BUCKET)),
+        p.y.rem_euclid(BUCKET) as usize,
+        1 << p.x.rem_euclid(BUCKET),
+    )
 }
 
 /// A point to roll a canvas back to.
@@ -149,17 +187,12 @@ impl Canvas {
 
     /// Whether `shape` at `pos` overlaps nothing on the canvas.
     pub fn fits(&self, shape: &Shape, pos: Pos) -> bool {
-        let clear = blocks(shape, pos).all(|part| {
-            self.solid
-                .get(&part.block)
-                .is_none_or(|rows| part.masks(shape).all(|(row, mask)| rows[row] & mask == 0))
-        });
-        clear
-            && (self.corridor.is_empty()
-                || shape
-                    .footprint
-                    .iter()
-                    .all(|c| !self.corridor.contains(&Pos::new(c.x + pos.x, c.y + pos.y))))
+        blocks(shape, pos).all(|part| {
+            self.solid.get(&part.block).is_none_or(|b| {
+                part.masks(shape)
+                    .all(|(row, mask)| (b.room[row] | b.corridor[row]) & mask == 0)
+            })
+        })
     }
 
     /// Indices of rooms whose bounding box meets the box `pos`..`pos + size`.
@@ -183,16 +216,42 @@ impl Canvas {
 
     /// Whether a tile is inside any room's footprint.
     pub fn is_room_tile(&self, p: Pos) -> bool {
-        let b = (p.x.div_euclid(BUCKET), p.y.div_euclid(BUCKET));
-        self.solid.get(&b).is_some_and(|rows| {
-            rows[p.y.rem_euclid(BUCKET) as usize] & (1 << p.x.rem_euclid(BUCKET)) != 0
+        self.layers_at(p) & ROOM != 0
+    }
+
+    /// Whether a tile is a corridor tile (or a hall's floor).
+    pub fn is_corridor(&self, p: Pos) -> bool {
+        self.layers_at(p) & CORRIDOR != 0
+    }
+
+    /// The layers holding tile `p`, as [`ROOM`], [`CORRIDOR`] and [`RING`] bits.
+    fn layers_at(&self, p: Pos) -> u8 {
+        let (block, row, bit) = block_of(p);
+        self.solid.get(&block).map_or(0, |b| {
+            let on = |rows: &[u32; BUCKET as usize]| u8::from(rows[row] & bit != 0);
+            (on(&b.room) * ROOM) | (on(&b.corridor) * CORRIDOR) | (on(&b.ring) * RING)
         })
+    }
+
+    /// Sets (or clears) one tile's bit in a layer.
+    fn mark_tile(&mut self, p: Pos, layer: Layer, on: bool) {
+        let (block, row, bit) = block_of(p);
+        let b = self.solid.entry(block).or_insert(Block::EMPTY);
+        let rows = match layer {
+            Layer::Corridor => &mut b.corridor,
+            Layer::Ring => &mut b.ring,
+        };
+        if on {
+            rows[row] |= bit;
+        } else {
+            rows[row] &= !bit;
+        }
     }
 
     /// Sets (or clears) the bits of a room's footprint.
     fn paint(&mut self, shape: &Shape, pos: Pos, on: bool) {
         for part in blocks(shape, pos) {
-            let rows = self.solid.entry(part.block).or_insert([0; BUCKET as usize]);
+            let rows = &mut self.solid.entry(part.block).or_insert(Block::EMPTY).room;
             for (row, mask) in part.masks(shape) {
                 if on {
                     rows[row] |= mask;
@@ -258,6 +317,7 @@ impl Canvas {
         for &t in tiles {
             if self.corridor.insert(t) {
                 self.corridor_log.push(t);
+                self.mark_tile(t, Layer::Corridor, true);
             }
         }
     }
@@ -293,11 +353,13 @@ impl Canvas {
             }
         }
         self.truncate_links(mark.links);
-        for t in self.corridor_log.drain(mark.corridor..) {
+        for t in self.corridor_log.split_off(mark.corridor) {
             self.corridor.remove(&t);
+            self.mark_tile(t, Layer::Corridor, false);
         }
-        for t in self.ring_log.drain(mark.rings..) {
+        for t in self.ring_log.split_off(mark.rings) {
             self.hall_rings.remove(&t);
+            self.mark_tile(t, Layer::Ring, false);
         }
     }
 
@@ -306,19 +368,20 @@ impl Canvas {
         for &t in ring {
             if self.hall_rings.insert(t) {
                 self.ring_log.push(t);
+                self.mark_tile(t, Layer::Ring, true);
             }
         }
     }
 
     /// Whether `p` is next to a hall's floor (no corridor may run there).
     pub fn beside_hall(&self, p: Pos) -> bool {
-        self.hall_rings.contains(&p)
+        self.layers_at(p) & RING != 0
     }
 
     /// Whether a corridor (or a hall's floor) may take tile `p`: no room,
     /// no corridor, and not beside a hall.
     pub fn corridor_may_run(&self, p: Pos) -> bool {
-        !self.corridor.contains(&p) && !self.is_room_tile(p) && !self.beside_hall(p)
+        self.layers_at(p) == 0
     }
 
     /// Bounding box of everything: (min, max) inclusive, or `None` when empty.
@@ -354,11 +417,10 @@ impl Canvas {
             .corridor
             .iter()
             .all(|c| self.corridor_may_run(Pos::new(c.x + offset.x, c.y + offset.y)))
-            && other.hall_rings.iter().all(|c| {
-                !self
-                    .corridor
-                    .contains(&Pos::new(c.x + offset.x, c.y + offset.y))
-            })
+            && other
+                .hall_rings
+                .iter()
+                .all(|c| !self.is_corridor(Pos::new(c.x + offset.x, c.y + offset.y)))
     }
 
     /// Copies `other` onto this canvas, moved by `offset`.

@@ -349,7 +349,7 @@ impl Ctx<'_> {
                 (1..=depth).all(|k| {
                     (-half..=half).all(|j| {
                         let p = Pos::new(c.x + dx * k - dy * j, c.y + dy * k + dx * j);
-                        !canvas.corridor.contains(&p) && !canvas.is_room_tile(p)
+                        !canvas.is_corridor(p) && !canvas.is_room_tile(p)
                     })
                 })
             })

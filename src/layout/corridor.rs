@@ -195,31 +195,47 @@ fn mark(ctx: &Ctx, canvas: &mut Canvas, room: usize, exit: usize) -> Pos {
 
 /// Shortest corridor from `s` to `t` over free tiles, penalising turns and
 /// running alongside other corridors.
-/// The search stays inside a box around the two ends sized by `max`.
+/// The search stays inside a box around the two ends sized by `max`, on
+/// tiles some corridor of at most `max` tiles could pass through; what
+/// it learns of each tile of the box is kept, so no tile is looked up twice.
 pub fn route(canvas: &Canvas, s: Pos, t: Pos, out_dir: Dir, max: usize) -> Option<Vec<Pos>> {
+    const KNOWN: u8 = 1;
+    const FREE: u8 = 2;
+    const CROWDED: u8 = 4;
     let slack = ((max as i32 - s.manhattan(t)) / 2).clamp(2, 12);
     let (x0, x1) = (s.x.min(t.x) - slack, s.x.max(t.x) + slack);
     let (y0, y1) = (s.y.min(t.y) - slack, s.y.max(t.y) + slack);
-    let free =
-        |p: Pos| p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1 && canvas.corridor_may_run(p);
-    let crowded = |p: Pos| {
-        Dir::ALL
-            .iter()
-            .any(|d| canvas.corridor.contains(&p.step(*d)))
+    let width = (x1 - x0 + 1) as usize;
+    let reach = max as i32;
+    let mut tiles = vec![0u8; width * (y1 - y0 + 1) as usize];
+    let mut look = |p: Pos| -> u8 {
+        // A tile no corridor of at most `max` tiles passes through is out.
+        if p.x < x0 || p.x > x1 || p.y < y0 || p.y > y1 || s.manhattan(p) + p.manhattan(t) >= reach
+        {
+            return KNOWN;
+        }
+        let cell = &mut tiles[(p.y - y0) as usize * width + (p.x - x0) as usize];
+        if *cell == 0 {
+            let free = canvas.corridor_may_run(p);
+            let crowded = free && Dir::ALL.iter().any(|d| canvas.is_corridor(p.step(*d)));
+            *cell = KNOWN | if free { FREE } else { 0 } | if crowded { CROWDED } else { 0 };
+        }
+        *cell
     };
     let (path, _) = pathfinding::directed::astar::astar(
         &(s, out_dir),
         |&(p, d)| {
-            Dir::ALL
-                .into_iter()
-                .filter(move |nd| *nd != d.opposite())
-                .map(move |nd| (p.step(nd), nd))
-                .filter(|(q, _)| free(*q))
-                .map(move |(q, nd)| {
-                    let cost = 10 + if nd == d { 0 } else { 6 } + if crowded(q) { 25 } else { 0 };
-                    ((q, nd), cost)
-                })
-                .collect::<Vec<_>>()
+            let mut next = [None; 4];
+            for (slot, nd) in next.iter_mut().zip(Dir::ALL) {
+                let q = p.step(nd);
+                let tile = look(q);
+                if nd != d.opposite() && tile & FREE != 0 {
+                    let turn = if nd == d { 0 } else { 6 };
+                    let crowd = if tile & CROWDED != 0 { 25 } else { 0 };
+                    *slot = Some(((q, nd), 10 + turn + crowd));
+                }
+            }
+            next.into_iter().flatten()
         },
         |&(p, _)| 10 * p.manhattan(t) as u32,
         |&(p, _)| p == t,

@@ -212,6 +212,5 @@ fn hall_around(fronts: &[Pos], a: End, b: End) -> Option<Rect> {
 /// Whether the hall's floor is free ground and no corridor runs beside it
 /// (which would open it onto another connection).
 fn clear(canvas: &Canvas, rect: Rect) -> bool {
-    rect.tiles().all(|p| canvas.corridor_may_run(p))
-        && rect.ring().all(|p| !canvas.corridor.contains(&p))
+    rect.tiles().all(|p| canvas.corridor_may_run(p)) && rect.ring().all(|p| !canvas.is_corridor(p))
 }
