@@ -135,6 +135,15 @@ fn place_children(
         .all(|(kid, edge)| place_child(ctx, canvas, adj, node, kid, edge, deepest))
 }
 
+/// Edges still to realise (the one being placed included) that make a room
+/// a hub: its children are placed so as to keep its other exits clear, the
+/// way a room with many neighbours leaves space for each.
+const HUB_PENDING: usize = 3;
+/// Weight of each exit left clear, against the other placement scores.
+const HUB_WEIGHT: f64 = 4.0;
+/// Free tiles ahead of an exit for it to count as clear.
+const HUB_DEPTH: i32 = 5;
+
 fn place_child(
     ctx: &mut Ctx,
     canvas: &mut Canvas,
@@ -174,6 +183,15 @@ fn place_child(
         let (cx, cy) = ctx.candidate_centre(c);
         let far = ((cx - origin.0).abs() + (cy - origin.1).abs()) / 8.0;
         c.score = spread.min(12.0) - far + ctx.rng.unit() * 4.0;
+    }
+    if ctx.pending_count(canvas, node) >= HUB_PENDING {
+        // A hub with many rooms still to place: keep its exits clear.
+        for c in &mut cands {
+            let mark = canvas.mark();
+            ctx.commit(canvas, host, kid, edge, c);
+            c.score += HUB_WEIGHT * ctx.open_exits(canvas, host, HUB_DEPTH) as f64;
+            canvas.rollback(ctx.shapes, mark);
+        }
     }
     cands.sort_by(|a, b| b.score.total_cmp(&a.score));
     let mut failures = 0;
