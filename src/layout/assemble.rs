@@ -123,6 +123,10 @@ const CORRIDOR_REACH: i32 = 8;
 /// Offsets of the anchor's door tile from the host's, tried by [`attach_by_corridor`].
 const CORRIDOR_TRIALS: usize = 24;
 
+/// Exits of each end [`attach_by_corridor`] tries (at random, for rooms
+/// with more): a few dozen pairs give far more placements than it tries.
+const CORRIDOR_EXITS: usize = 8;
+
 /// Moves `part` near `host` (any exit directions) and joins the two exits with
 /// an A* corridor: the fallback when no alignment fits.
 pub fn attach_by_corridor(
@@ -133,7 +137,13 @@ pub fn attach_by_corridor(
     anchor: NodeIndex,
     edge: EdgeIndex,
 ) -> bool {
-    let (hi, ai, host_exits, anchor_exits) = link_ends(ctx, map, part, host, anchor, edge);
+    let (hi, ai, mut host_exits, mut anchor_exits) = link_ends(ctx, map, part, host, anchor, edge);
+    for exits in [&mut host_exits, &mut anchor_exits] {
+        if exits.len() > CORRIDOR_EXITS {
+            ctx.rng.shuffle(exits);
+            exits.truncate(CORRIDOR_EXITS);
+        }
+    }
     let (min, max) = (ctx.params.corridor.0 as i32, ctx.params.corridor.1 as i32);
     let mut trials = Vec::new();
     for &he in &host_exits {
