@@ -224,6 +224,11 @@ impl Canvas {
         self.layers_at(p) & CORRIDOR != 0
     }
 
+    /// Whether a tile is neither room nor corridor.
+    pub fn is_clear(&self, p: Pos) -> bool {
+        self.layers_at(p) & (ROOM | CORRIDOR) == 0
+    }
+
     /// The layers holding tile `p`, as [`ROOM`], [`CORRIDOR`] and [`RING`] bits.
     fn layers_at(&self, p: Pos) -> u8 {
         let (block, row, bit) = block_of(p);

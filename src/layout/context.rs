@@ -341,15 +341,15 @@ impl Ctx<'_> {
     pub fn open_exits_wide(&self, canvas: &Canvas, room: usize, depth: i32, half: i32) -> usize {
         let q = &canvas.rooms[room];
         let qs = &self.shapes[q.shape];
+        let taken = used_groups(qs, &q.used);
         (0..qs.exits.len())
-            .filter(|&e| self.exit_free(qs, &q.used, e))
+            .filter(|&e| !q.used[e] && qs.exits[e].group.is_none_or(|g| taken & group_bit(g) == 0))
             .filter(|&e| {
                 let (dx, dy) = qs.exits[e].dir.delta();
                 let c = exit_cell(q, &qs.exits[e]);
                 (1..=depth).all(|k| {
                     (-half..=half).all(|j| {
-                        let p = Pos::new(c.x + dx * k - dy * j, c.y + dy * k + dx * j);
-                        !canvas.is_corridor(p) && !canvas.is_room_tile(p)
+                        canvas.is_clear(Pos::new(c.x + dx * k - dy * j, c.y + dy * k + dx * j))
                     })
                 })
             })

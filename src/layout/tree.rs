@@ -143,6 +143,8 @@ const HUB_PENDING: usize = 3;
 const HUB_WEIGHT: f64 = 4.0;
 /// Free tiles ahead of an exit for it to count as clear.
 const HUB_DEPTH: i32 = 5;
+/// Best placements of a hub's child re-scored by the exits they leave clear.
+const HUB_SCORED: usize = 48;
 
 fn place_child(
     ctx: &mut Ctx,
@@ -184,16 +186,19 @@ fn place_child(
         let far = ((cx - origin.0).abs() + (cy - origin.1).abs()) / 8.0;
         c.score = spread.min(12.0) - far + ctx.rng.unit() * 4.0;
     }
+    cands.sort_by(|a, b| b.score.total_cmp(&a.score));
     if ctx.pending_count(canvas, node) >= HUB_PENDING {
-        // A hub with many rooms still to place: keep its exits clear.
-        for c in &mut cands {
+        // A hub with many rooms still to place: of the best placements,
+        // those keeping its exits clear first.
+        let best = cands.len().min(HUB_SCORED);
+        for c in &mut cands[..best] {
             let mark = canvas.mark();
             ctx.commit(canvas, host, kid, edge, c);
             c.score += HUB_WEIGHT * ctx.open_exits(canvas, host, HUB_DEPTH) as f64;
             canvas.rollback(ctx.shapes, mark);
         }
+        cands[..best].sort_by(|a, b| b.score.total_cmp(&a.score));
     }
-    cands.sort_by(|a, b| b.score.total_cmp(&a.score));
     let mut failures = 0;
     for c in cands {
         if ctx.budget == 0 {
