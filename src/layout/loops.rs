@@ -6,10 +6,12 @@
 use petgraph::graph::{EdgeIndex, NodeIndex};
 
 use super::canvas::Canvas;
-use super::context::{Candidate, Ctx};
+use super::context::{Candidate, Ctx, exit_cell};
 use super::corridor::{Joint, connect, direct_pair, link_direct};
 use super::failure::Failure;
+use super::shape::ShapeExit;
 use super::tree::place_root;
+use crate::geom::Pos;
 use crate::graph::{Composite, Ear, ears_from};
 
 /// Candidates of the closing room tried with a corridor.
@@ -324,7 +326,30 @@ fn close_with(
     cands.sort_by(|a, b| b.score.total_cmp(&a.score));
     let mark = canvas.mark();
     // A placement whose free exit meets the other end: two doors, no corridor.
-    for c in &cands {
+    // Only placements with an exit on a tile in front of one of the other
+    // end's usable exits can; they are found without placing anything.
+    let other_room = &canvas.rooms[oi];
+    let other_shape = &ctx.shapes[other_room.shape];
+    let pending = ctx.pending(canvas, other, Some(other_edge));
+    let fronts: Vec<(Pos, &ShapeExit)> = ctx
+        .usable_exits(other_room, &pending, other_edge)
+        .into_iter()
+        .map(|e| {
+            let x = &other_shape.exits[e];
+            (exit_cell(other_room, x).step(x.dir), x)
+        })
+        .collect();
+    let meets = |c: &Candidate| {
+        ctx.shapes[c.shape].exits.iter().enumerate().any(|(i, x)| {
+            let cell = Pos::new(c.pos.x + x.cells[0].x, c.pos.y + x.cells[0].y);
+            i != c.exit
+                && fronts.iter().any(|(front, o)| {
+                    *front == cell && x.dir == o.dir.opposite() && x.cells.len() == o.cells.len()
+                })
+        })
+    };
+    let touching: Vec<Candidate> = cands.iter().copied().filter(|c| meets(c)).collect();
+    for c in &touching {
         let ni = ctx.commit(canvas, hi, node, edge, c);
         if let Some((en, eo)) = direct_pair(ctx, canvas, ni, oi, other_edge) {
             link_direct(ctx, canvas, ni, en, oi, eo, other_edge);
