@@ -8,10 +8,10 @@ use dungeonflow::project::{FileKind, Source};
 
 #[test]
 fn an_impossible_layout_ends_with_a_diagnostic() {
-    // Both rooms open only to the north: the child cannot face its parent.
+    // Both rooms open only to the north: the child cannot face its parent,
+    // and no corridor of at most 3 tiles turns from one north door to the other.
     let rooms = "rooms:\n  - name: up_entrance\n    category: entrance\n    art: |\n      ##A##\n      #...#\n      #####\n  - name: up_room\n    category: normal\n    art: |\n      ##A##\n      #...#\n      #####\n";
-    let flow =
-        "name: stuck\nnodes:\n  start: entrance\n  next: normal\nedges:\n  - start -> next\n";
+    let flow = "name: stuck\nlayout: { corridor: 2..3 }\nnodes:\n  start: entrance\n  next: normal\nedges:\n  - start -> next\n";
     let project = Project::from_layers(vec![vec![
         Source {
             file: SourceFile::new("rooms.yaml", rooms),
@@ -158,4 +158,51 @@ fn the_tile_bitmaps_agree_with_rooms_corridors_and_hall_rings_through_adds_and_r
     }
     assert!(canvas.rooms.len() >= 5, "only {} rooms", canvas.rooms.len());
     assert!(corridors.len() >= 5, "only {} corridors", corridors.len());
+}
+
+#[test]
+fn a_hub_with_five_children_lays_out_for_every_seed() {
+    use dungeonflow::generate::generate_with;
+    use dungeonflow::layout::ShapeTable;
+    use dungeonflow::project::bundled_sources;
+
+    // Bundled hub templates have few more exits than the hub's six links,
+    // some on one wall: not every child fits against the hub door to door.
+    // A tree's last rebuild may place such a child a corridor away.
+    let flow = "name: hub6\nnodes:\n  start: entrance\n  h: hub\n  a: normal\n  b: normal\n  c: normal\n  d: normal\n  e: normal\nedges:\n  - start -> h\n  - h -> a\n  - h -> b\n  - h -> c\n  - h -> d\n  - h -> e\n";
+    let mut sources: Vec<Source> = bundled_sources()
+        .into_iter()
+        .filter(|s| s.kind == FileKind::Room)
+        .collect();
+    sources.push(Source {
+        file: SourceFile::new("hub6.yaml", flow),
+        kind: FileKind::Flow,
+        bundled: false,
+    });
+    let project = Project::from_layers(vec![sources]);
+    assert!(!project.has_errors(), "{:?}", project.diagnostics);
+    let flow = project.flow("hub6").expect("flow");
+    let table = ShapeTable::new(&project.library);
+    let mut corridors = 0;
+    for seed in 0..300 {
+        let generated = generate_with(flow, &project.library, &table, seed, &Default::default())
+            .unwrap_or_else(|d| panic!("seed {seed}: {}", d.message));
+        let level = &generated.level;
+        level
+            .check()
+            .unwrap_or_else(|e| panic!("seed {seed}: {e:?}"));
+        let hub_links = level
+            .connections
+            .iter()
+            .filter(|c| c.from == "h" || c.to == "h")
+            .count();
+        assert_eq!(hub_links, 6, "seed {seed}");
+        corridors += level
+            .connections
+            .iter()
+            .filter(|c| c.kind == dungeonflow::level::ConnectionKind::Corridor)
+            .count();
+    }
+    // Most children still meet the hub door to door.
+    assert!(corridors < 300 * 6 / 2, "{corridors} corridors");
 }

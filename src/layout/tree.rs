@@ -43,19 +43,34 @@ pub fn grow_on(
     if place_child(ctx, map, &adj, host, anchor, edge, &mut deepest) {
         return true;
     }
+    corridor_child(ctx, map, &adj, host, anchor, edge, &mut deepest)
+}
+
+/// Places `kid` a corridor away from the placed `node` (when no placement
+/// against it fits), then the rest of its subtree. Leaves the canvas
+/// unchanged on failure.
+fn corridor_child(
+    ctx: &mut Ctx,
+    canvas: &mut Canvas,
+    adj: &Adjacency,
+    node: NodeIndex,
+    kid: NodeIndex,
+    edge: EdgeIndex,
+    deepest: &mut NodeIndex,
+) -> bool {
     for _ in 0..CORRIDOR_STARTS {
         let mut alone = Canvas::default();
-        if !place_root(ctx, &mut alone, anchor) {
+        if !place_root(ctx, &mut alone, kid) {
             return false;
         }
-        let mark = map.mark();
-        if !super::assemble::attach_by_corridor(ctx, map, &alone, host, anchor, edge) {
+        let mark = canvas.mark();
+        if !super::assemble::attach_by_corridor(ctx, canvas, &alone, node, kid, edge) {
             continue;
         }
-        if place_children(ctx, map, &adj, anchor, &mut deepest) {
+        if place_children(ctx, canvas, adj, kid, deepest) {
             return true;
         }
-        map.rollback(ctx.shapes, mark);
+        canvas.rollback(ctx.shapes, mark);
     }
     false
 }
@@ -73,10 +88,13 @@ pub fn layout_tree(
 ) -> Result<Canvas, Failure> {
     let adj = adjacency(ctx, comp);
     let mut stuck = root;
-    for attempt in 0..ctx.params.tree_rebuilds.max(1) {
+    let rebuilds = ctx.params.tree_rebuilds.max(1);
+    for attempt in 0..rebuilds {
         if attempt > 0 {
             ctx.repick(&comp.nodes);
         }
+        // The last rebuild may place a room a corridor away from its parent.
+        ctx.corridor_children = attempt + 1 == rebuilds;
         let mut canvas = Canvas::default();
         if !place_root(ctx, &mut canvas, root) {
             break;
@@ -84,6 +102,7 @@ pub fn layout_tree(
         let mut deepest = root;
         if place_children(ctx, &mut canvas, &adj, root, &mut deepest) && ctx.composite_open(&canvas)
         {
+            ctx.corridor_children = false;
             return Ok(canvas);
         }
         stuck = deepest;
@@ -91,6 +110,7 @@ pub fn layout_tree(
             break;
         }
     }
+    ctx.corridor_children = false;
     Err(Failure {
         stage: "tree",
         composite: index,
@@ -159,7 +179,7 @@ fn place_child(
     let mut cands = ctx.attach_candidates(canvas, host, kid, edge);
     if cands.is_empty() {
         *deepest = kid;
-        return false;
+        return ctx.corridor_children && corridor_child(ctx, canvas, adj, node, kid, edge, deepest);
     }
     let hr = &canvas.rooms[host];
     let hs = &ctx.shapes[hr.shape];
@@ -215,5 +235,7 @@ fn place_child(
             break;
         }
     }
-    false
+    ctx.corridor_children
+        && ctx.budget > 0
+        && corridor_child(ctx, canvas, adj, node, kid, edge, deepest)
 }
