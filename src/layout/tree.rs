@@ -15,6 +15,21 @@ const MAX_CHILD_FAILURES: u32 = 3;
 
 type Adjacency = BTreeMap<NodeIndex, Vec<(NodeIndex, EdgeIndex)>>;
 
+/// A depth-first walk over a tree composite: its adjacency, and the deepest
+/// room it tried (named when the walk gives up).
+struct Walk {
+    adj: Adjacency,
+    deepest: NodeIndex,
+}
+
+/// One room to place: `kid`, against the placed `parent`, through `edge`.
+#[derive(Clone, Copy)]
+struct Step {
+    parent: NodeIndex,
+    kid: NodeIndex,
+    edge: EdgeIndex,
+}
+
 fn adjacency(ctx: &Ctx, comp: &Composite) -> Adjacency {
     let mut adj: Adjacency = BTreeMap::new();
     for &e in &comp.edges {
@@ -38,36 +53,33 @@ pub fn grow_on(
     anchor: NodeIndex,
     edge: EdgeIndex,
 ) -> bool {
-    let adj = adjacency(ctx, comp);
-    let mut deepest = anchor;
-    if place_child(ctx, map, &adj, host, anchor, edge, &mut deepest) {
-        return true;
-    }
-    corridor_child(ctx, map, &adj, host, anchor, edge, &mut deepest)
+    let mut walk = Walk {
+        adj: adjacency(ctx, comp),
+        deepest: anchor,
+    };
+    let step = Step {
+        parent: host,
+        kid: anchor,
+        edge,
+    };
+    place_child(ctx, map, &mut walk, step) || corridor_child(ctx, map, &mut walk, step)
 }
 
 /// Places `kid` a corridor away from the placed `node` (when no placement
 /// against it fits), then the rest of its subtree. Leaves the canvas
 /// unchanged on failure.
-fn corridor_child(
-    ctx: &mut Ctx,
-    canvas: &mut Canvas,
-    adj: &Adjacency,
-    node: NodeIndex,
-    kid: NodeIndex,
-    edge: EdgeIndex,
-    deepest: &mut NodeIndex,
-) -> bool {
+fn corridor_child(ctx: &mut Ctx, canvas: &mut Canvas, walk: &mut Walk, step: Step) -> bool {
+    let Step { parent, kid, edge } = step;
     for _ in 0..CORRIDOR_STARTS {
         let mut alone = Canvas::default();
         if !place_root(ctx, &mut alone, kid) {
             return false;
         }
         let mark = canvas.mark();
-        if !super::assemble::attach_by_corridor(ctx, canvas, &alone, node, kid, edge) {
+        if !super::assemble::attach_by_corridor(ctx, canvas, &alone, parent, kid, edge) {
             continue;
         }
-        if place_children(ctx, canvas, adj, kid, deepest) {
+        if place_children(ctx, canvas, walk, kid) {
             return true;
         }
         canvas.rollback(ctx.shapes, mark);
@@ -86,7 +98,10 @@ pub fn layout_tree(
     index: usize,
     root: NodeIndex,
 ) -> Result<Canvas, Failure> {
-    let adj = adjacency(ctx, comp);
+    let mut walk = Walk {
+        adj: adjacency(ctx, comp),
+        deepest: root,
+    };
     let mut stuck = root;
     let rebuilds = ctx.params.tree_rebuilds.max(1);
     for attempt in 0..rebuilds {
@@ -99,13 +114,12 @@ pub fn layout_tree(
         if !place_root(ctx, &mut canvas, root) {
             break;
         }
-        let mut deepest = root;
-        if place_children(ctx, &mut canvas, &adj, root, &mut deepest) && ctx.composite_open(&canvas)
-        {
+        walk.deepest = root;
+        if place_children(ctx, &mut canvas, &mut walk, root) && ctx.composite_open(&canvas) {
             ctx.corridor_children = false;
             return Ok(canvas);
         }
-        stuck = deepest;
+        stuck = walk.deepest;
         if ctx.budget == 0 {
             break;
         }
@@ -137,22 +151,24 @@ pub fn place_root(ctx: &mut Ctx, canvas: &mut Canvas, node: NodeIndex) -> bool {
     false
 }
 
-fn place_children(
-    ctx: &mut Ctx,
-    canvas: &mut Canvas,
-    adj: &Adjacency,
-    node: NodeIndex,
-    deepest: &mut NodeIndex,
-) -> bool {
-    let kids: Vec<(NodeIndex, EdgeIndex)> = adj
+/// Places the unplaced neighbours of the placed `node`, and their subtrees.
+fn place_children(ctx: &mut Ctx, canvas: &mut Canvas, walk: &mut Walk, node: NodeIndex) -> bool {
+    let kids: Vec<(NodeIndex, EdgeIndex)> = walk
+        .adj
         .get(&node)
         .map_or(&[][..], Vec::as_slice)
         .iter()
         .copied()
         .filter(|(w, _)| canvas.room_of(*w).is_none())
         .collect();
-    kids.into_iter()
-        .all(|(kid, edge)| place_child(ctx, canvas, adj, node, kid, edge, deepest))
+    kids.into_iter().all(|(kid, edge)| {
+        let step = Step {
+            parent: node,
+            kid,
+            edge,
+        };
+        place_child(ctx, canvas, walk, step)
+    })
 }
 
 /// Edges still to realise (the one being placed included) that make a room
@@ -166,20 +182,16 @@ const HUB_DEPTH: i32 = 5;
 /// Best placements of a hub's child re-scored by the exits they leave clear.
 const HUB_SCORED: usize = 48;
 
-fn place_child(
-    ctx: &mut Ctx,
-    canvas: &mut Canvas,
-    adj: &Adjacency,
-    node: NodeIndex,
-    kid: NodeIndex,
-    edge: EdgeIndex,
-    deepest: &mut NodeIndex,
-) -> bool {
-    let host = canvas.index_of(node).expect("placed");
+/// Places `step.kid` against its parent door to door, trying the best
+/// placements (back-tracking over its subtree), then, in a last rebuild, a
+/// corridor away. Leaves the canvas unchanged on failure.
+fn place_child(ctx: &mut Ctx, canvas: &mut Canvas, walk: &mut Walk, step: Step) -> bool {
+    let Step { parent, kid, edge } = step;
+    let host = canvas.index_of(parent).expect("placed");
     let mut cands = ctx.attach_candidates(canvas, host, kid, edge);
     if cands.is_empty() {
-        *deepest = kid;
-        return ctx.corridor_children && corridor_child(ctx, canvas, adj, node, kid, edge, deepest);
+        walk.deepest = kid;
+        return ctx.corridor_children && corridor_child(ctx, canvas, walk, step);
     }
     let hr = &canvas.rooms[host];
     let hs = &ctx.shapes[hr.shape];
@@ -207,7 +219,7 @@ fn place_child(
         c.score = spread.min(12.0) - far + ctx.rng.unit() * 4.0;
     }
     cands.sort_by(|a, b| b.score.total_cmp(&a.score));
-    if ctx.pending_count(canvas, node) >= HUB_PENDING {
+    if ctx.pending_count(canvas, parent) >= HUB_PENDING {
         // A hub with many rooms still to place: of the best placements,
         // those keeping its exits clear first.
         let best = cands.len().min(HUB_SCORED);
@@ -226,7 +238,7 @@ fn place_child(
         }
         let mark = canvas.mark();
         let ni = ctx.commit(canvas, host, kid, edge, &c);
-        if !ctx.strands_exits(canvas, ni) && place_children(ctx, canvas, adj, kid, deepest) {
+        if !ctx.strands_exits(canvas, ni) && place_children(ctx, canvas, walk, kid) {
             return true;
         }
         canvas.rollback(ctx.shapes, mark);
@@ -235,7 +247,5 @@ fn place_child(
             break;
         }
     }
-    ctx.corridor_children
-        && ctx.budget > 0
-        && corridor_child(ctx, canvas, adj, node, kid, edge, deepest)
+    ctx.corridor_children && ctx.budget > 0 && corridor_child(ctx, canvas, walk, step)
 }
