@@ -99,6 +99,18 @@ fn used_groups(shape: &Shape, used: &[bool]) -> u128 {
         .fold(0, |m, b| m | b)
 }
 
+/// The free exits of a room, in order: unused, and no exit of their group
+/// used (the groups taken are worked out once).
+pub fn free_exits<'s>(shape: &'s Shape, used: &'s [bool]) -> impl Iterator<Item = usize> + 's {
+    let taken = used_groups(shape, used);
+    (0..shape.exits.len()).filter(move |&i| {
+        !used[i]
+            && shape.exits[i]
+                .group
+                .is_none_or(|g| taken & group_bit(g) == 0)
+    })
+}
+
 /// Global cell of an exit's first tile.
 pub fn exit_cell(room: &PlacedRoom, e: &ShapeExit) -> Pos {
     Pos::new(room.pos.x + e.cells[0].x, room.pos.y + e.cells[0].y)
@@ -124,14 +136,6 @@ impl Ctx<'_> {
     /// Physical edges of `node` (tree and loop, not warp), sorted.
     pub fn edges_of(&self, node: NodeIndex) -> &[EdgeIndex] {
         &self.edges[node.index()]
-    }
-
-    /// Whether an exit of a placed room is free: unused, and no exit of its group used.
-    pub fn exit_free(&self, shape: &Shape, used: &[bool], i: usize) -> bool {
-        !used[i]
-            && shape.exits[i]
-                .group
-                .is_none_or(|g| used_groups(shape, used) & group_bit(g) == 0)
     }
 
     /// Whether, with exits `used` taken, a room can still serve all of
@@ -192,11 +196,9 @@ impl Ctx<'_> {
     ) -> Vec<usize> {
         let s = &self.shapes[room.shape];
         let mut used = room.used.clone();
-        (0..s.exits.len())
+        free_exits(s, &room.used)
             .filter(|&i| {
-                if !self.exit_free(s, &room.used, i)
-                    || !self.kind_fits(s.exits[i].kind, room.node, edge)
-                {
+                if !self.kind_fits(s.exits[i].kind, room.node, edge) {
                     return false;
                 }
                 used[i] = true;
@@ -259,8 +261,9 @@ impl Ctx<'_> {
         let mut out = Vec::new();
         let mut host_used = hr.used.clone();
         let mut used = Vec::new();
-        for (hi, he) in hs.exits.iter().enumerate() {
-            if !self.exit_free(hs, &hr.used, hi) || !self.kind_fits(he.kind, hr.node, edge) {
+        for hi in free_exits(hs, &hr.used) {
+            let he = &hs.exits[hi];
+            if !self.kind_fits(he.kind, hr.node, edge) {
                 continue;
             }
             host_used[hi] = true;
@@ -344,9 +347,7 @@ impl Ctx<'_> {
     pub fn open_exits_wide(&self, canvas: &Canvas, room: usize, depth: i32, half: i32) -> usize {
         let q = &canvas.rooms[room];
         let qs = &self.shapes[q.shape];
-        let taken = used_groups(qs, &q.used);
-        (0..qs.exits.len())
-            .filter(|&e| !q.used[e] && qs.exits[e].group.is_none_or(|g| taken & group_bit(g) == 0))
+        free_exits(qs, &q.used)
             .filter(|&e| {
                 let (dx, dy) = qs.exits[e].dir.delta();
                 let c = exit_cell(q, &qs.exits[e]);
