@@ -55,7 +55,8 @@ pub struct Canvas {
     buckets: HashMap<(i32, i32), Vec<u32>>,
     /// Room, corridor and hall-ring tiles as bits: one 32x32 block per
     /// bucket, a `u32` per row and layer. Rooms never overlap and corridor
-    /// and ring tiles are sets, so every bit has one owner to clear it.
+    /// and ring tiles are logged once each, so every bit has one owner to
+    /// clear it.
     solid: HashMap<(i32, i32), Block>,
     by_node: HashMap<NodeIndex, usize>,
     done: HashSet<EdgeIndex>,
@@ -63,8 +64,8 @@ pub struct Canvas {
     /// Exits flagged used by [`Canvas::use_exit`], in order, for rollback.
     used_log: Vec<(usize, usize)>,
     /// Tiles around hall floors, where no corridor may run (it would open
-    /// the hall onto another connection).
-    hall_rings: HashSet<Pos>,
+    /// the hall onto another connection), in the order added; the ring
+    /// layer of `solid` holds the same tiles.
     ring_log: Vec<Pos>,
 }
 
@@ -363,7 +364,6 @@ impl Canvas {
             self.mark_tile(t, Layer::Corridor, false);
         }
         for t in self.ring_log.split_off(mark.rings) {
-            self.hall_rings.remove(&t);
             self.mark_tile(t, Layer::Ring, false);
         }
     }
@@ -371,7 +371,7 @@ impl Canvas {
     /// Keeps corridors off `ring`, the tiles around a hall's floor.
     pub fn ring_hall(&mut self, ring: &[Pos]) {
         for &t in ring {
-            if self.hall_rings.insert(t) {
+            if !self.beside_hall(t) {
                 self.ring_log.push(t);
                 self.mark_tile(t, Layer::Ring, true);
             }
@@ -423,7 +423,7 @@ impl Canvas {
             .iter()
             .all(|c| self.corridor_may_run(Pos::new(c.x + offset.x, c.y + offset.y)))
             && other
-                .hall_rings
+                .ring_log
                 .iter()
                 .all(|c| !self.is_corridor(Pos::new(c.x + offset.x, c.y + offset.y)))
     }
