@@ -34,9 +34,6 @@ pub struct Ctx<'a> {
     /// Per node, the templates a rebuild may re-pick (filled on first use
     /// by [`Ctx::repick`]).
     pub pick_cache: Vec<Option<Vec<usize>>>,
-    /// Whether a tree room that fits against no exit of its parent may be
-    /// placed a corridor away (a tree composite's last rebuild).
-    pub corridor_children: bool,
 }
 
 /// Physical edges (tree and loop, not warp, no self-loops) of every node of

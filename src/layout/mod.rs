@@ -94,7 +94,6 @@ pub fn layout_once(
             .collect(),
         edges: context::edge_lists(level),
         pick_cache: vec![None; level.graph.node_count()],
-        corridor_children: false,
     };
     let d = decomposition;
     let mut placed: Vec<bool> = vec![false; d.composites.len()];

@@ -15,11 +15,14 @@ const MAX_CHILD_FAILURES: u32 = 3;
 
 type Adjacency = BTreeMap<NodeIndex, Vec<(NodeIndex, EdgeIndex)>>;
 
-/// A depth-first walk over a tree composite: its adjacency, and the deepest
-/// room it tried (named when the walk gives up).
+/// A depth-first walk over a tree composite: its adjacency, the deepest
+/// room it tried (named when the walk gives up), and whether a room that
+/// fits against no exit of its parent may be placed a corridor away (a
+/// tree composite's last rebuild).
 struct Walk {
     adj: Adjacency,
     deepest: NodeIndex,
+    corridors: bool,
 }
 
 /// One room to place: `kid`, against the placed `parent`, through `edge`.
@@ -56,6 +59,7 @@ pub fn grow_on(
     let mut walk = Walk {
         adj: adjacency(ctx, comp),
         deepest: anchor,
+        corridors: false,
     };
     let step = Step {
         parent: host,
@@ -101,6 +105,7 @@ pub fn layout_tree(
     let mut walk = Walk {
         adj: adjacency(ctx, comp),
         deepest: root,
+        corridors: false,
     };
     let mut stuck = root;
     let rebuilds = ctx.params.tree_rebuilds.max(1);
@@ -109,14 +114,13 @@ pub fn layout_tree(
             ctx.repick(&comp.nodes);
         }
         // The last rebuild may place a room a corridor away from its parent.
-        ctx.corridor_children = attempt + 1 == rebuilds;
+        walk.corridors = attempt + 1 == rebuilds;
         let mut canvas = Canvas::default();
         if !place_root(ctx, &mut canvas, root) {
             break;
         }
         walk.deepest = root;
         if place_children(ctx, &mut canvas, &mut walk, root) && ctx.composite_open(&canvas) {
-            ctx.corridor_children = false;
             return Ok(canvas);
         }
         stuck = walk.deepest;
@@ -124,7 +128,6 @@ pub fn layout_tree(
             break;
         }
     }
-    ctx.corridor_children = false;
     Err(Failure {
         stage: "tree",
         composite: index,
@@ -191,7 +194,7 @@ fn place_child(ctx: &mut Ctx, canvas: &mut Canvas, walk: &mut Walk, step: Step) 
     let mut cands = ctx.attach_candidates(canvas, host, kid, edge);
     if cands.is_empty() {
         walk.deepest = kid;
-        return ctx.corridor_children && corridor_child(ctx, canvas, walk, step);
+        return walk.corridors && corridor_child(ctx, canvas, walk, step);
     }
     let hr = &canvas.rooms[host];
     let hs = &ctx.shapes[hr.shape];
@@ -247,5 +250,5 @@ fn place_child(ctx: &mut Ctx, canvas: &mut Canvas, walk: &mut Walk, step: Step) 
             break;
         }
     }
-    ctx.corridor_children && ctx.budget > 0 && corridor_child(ctx, canvas, walk, step)
+    walk.corridors && ctx.budget > 0 && corridor_child(ctx, canvas, walk, step)
 }
