@@ -41,7 +41,7 @@ pub fn attach(
             let (dx, dy) = hx.dir.delta();
             for &ae in &anchor_exits {
                 let ax = &ctx.shapes[part.rooms[ai].shape].exits[ae];
-                if ax.dir != hx.dir.opposite() || ax.cells.len() != hx.cells.len() {
+                if !ax.mates(hx) {
                     continue;
                 }
                 ctx.budget = ctx.budget.saturating_sub(part.rooms.len() as u64);

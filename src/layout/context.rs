@@ -273,10 +273,7 @@ impl Ctx<'_> {
             for s in self.shape_options(node) {
                 let shape = &self.shapes[s];
                 for (ni, ne) in shape.exits.iter().enumerate() {
-                    if ne.dir != he.dir.opposite()
-                        || ne.cells.len() != he.cells.len()
-                        || !self.kind_fits(ne.kind, node, edge)
-                    {
+                    if !ne.mates(he) || !self.kind_fits(ne.kind, node, edge) {
                         continue;
                     }
                     self.budget = self.budget.saturating_sub(1);

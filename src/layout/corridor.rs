@@ -72,10 +72,7 @@ fn facing_pair(
         let front = exit_cell(ra, xa).step(xa.dir);
         for &eb in b_exits {
             let xb = &sb.exits[eb];
-            if xb.dir == xa.dir.opposite()
-                && xb.cells.len() == xa.cells.len()
-                && exit_cell(rb, xb) == front
-            {
+            if xb.mates(xa) && exit_cell(rb, xb) == front {
                 return Some((ea, eb));
             }
         }

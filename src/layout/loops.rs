@@ -342,10 +342,7 @@ fn close_with(
     let meets = |c: &Candidate| {
         ctx.shapes[c.shape].exits.iter().enumerate().any(|(i, x)| {
             let cell = Pos::new(c.pos.x + x.cells[0].x, c.pos.y + x.cells[0].y);
-            i != c.exit
-                && fronts.iter().any(|(front, o)| {
-                    *front == cell && x.dir == o.dir.opposite() && x.cells.len() == o.cells.len()
-                })
+            i != c.exit && fronts.iter().any(|(front, o)| *front == cell && x.mates(o))
         })
     };
     let touching: Vec<Candidate> = cands.iter().copied().filter(|c| meets(c)).collect();

@@ -17,6 +17,14 @@ pub struct ShapeExit {
     pub kind: ExitKind,
 }
 
+impl ShapeExit {
+    /// Whether this exit can meet `other` face to face: opposite facings,
+    /// the same width.
+    pub fn mates(&self, other: &ShapeExit) -> bool {
+        self.dir == other.dir.opposite() && self.cells.len() == other.cells.len()
+    }
+}
+
 /// A template ready for placement.
 #[derive(Clone, Debug)]
 pub struct Shape {
