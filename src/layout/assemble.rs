@@ -1,7 +1,8 @@
 //! Assembly: joining composite canvases into one map. A composite is moved so
 //! that an exit of its anchor room meets a free exit of the room it links to
-//! (or sits a short straight corridor away); links between rooms already on
-//! the map get an A* corridor.
+//! (or sits a short straight corridor away, or, failing all else, anywhere
+//! a corridor from the host can reach); links between rooms already on the
+//! map get an A* corridor.
 
 use petgraph::graph::{EdgeIndex, NodeIndex};
 
@@ -127,16 +128,16 @@ const CORRIDOR_TRIALS: usize = 24;
 /// with more): a few dozen pairs give far more placements than it tries.
 const CORRIDOR_EXITS: usize = 8;
 
-/// Moves `part` near `host` (any exit directions) and joins the two exits with
-/// an A* corridor: the fallback when no alignment fits.
-pub fn attach_by_corridor(
+/// [`link_ends`] with at most [`CORRIDOR_EXITS`] exits of each end, picked
+/// at random when there are more.
+fn sampled_link_ends(
     ctx: &mut Ctx,
-    map: &mut Canvas,
+    map: &Canvas,
     part: &Canvas,
     host: NodeIndex,
     anchor: NodeIndex,
     edge: EdgeIndex,
-) -> bool {
+) -> (usize, usize, Vec<usize>, Vec<usize>) {
     let (hi, ai, mut host_exits, mut anchor_exits) = link_ends(ctx, map, part, host, anchor, edge);
     for exits in [&mut host_exits, &mut anchor_exits] {
         if exits.len() > CORRIDOR_EXITS {
@@ -144,44 +145,119 @@ pub fn attach_by_corridor(
             exits.truncate(CORRIDOR_EXITS);
         }
     }
-    let (min, max) = (ctx.params.corridor.0 as i32, ctx.params.corridor.1 as i32);
+    (hi, ai, host_exits, anchor_exits)
+}
+
+/// Where [`attach_by_corridor`] looks for a place for the anchor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// A few tiles out from a host exit and aside: the usual fallback when
+    /// no alignment fits.
+    Near,
+    /// Anywhere a corridor from a host exit reaches within the flow's
+    /// bound over free ground (around other rooms too): the last resort for
+    /// a crowded host.
+    Far,
+}
+
+/// Placements [`Reach::Far`] tries: more than [`Reach::Near`], as it runs
+/// only when everything else failed.
+const FAR_TRIALS: usize = 32;
+
+/// Moves `part` near `host` (any exit directions, within `reach`) and joins
+/// the two exits with an A* corridor.
+pub fn attach_by_corridor(
+    ctx: &mut Ctx,
+    map: &mut Canvas,
+    part: &Canvas,
+    host: NodeIndex,
+    anchor: NodeIndex,
+    edge: EdgeIndex,
+    reach: Reach,
+) -> bool {
+    let (hi, ai, host_exits, anchor_exits) = sampled_link_ends(ctx, map, part, host, anchor, edge);
+    let (min, max) = (ctx.params.corridor.0, ctx.params.corridor.1);
+    let (jitter, limit) = match reach {
+        Reach::Near => (4.0, CORRIDOR_TRIALS),
+        Reach::Far => (6.0, FAR_TRIALS),
+    };
     let mut trials = Vec::new();
     for &he in &host_exits {
         let hx = &ctx.shapes[map.rooms[hi].shape].exits[he];
         let front = exit_cell(&map.rooms[hi], hx).step(hx.dir);
-        let (dx, dy) = hx.dir.delta();
+        // Tiles for the corridor's far end, with the corridor's length.
+        let ends: Vec<(Pos, u32)> = match reach {
+            Reach::Near => {
+                let (dx, dy) = hx.dir.delta();
+                (1..=CORRIDOR_REACH)
+                    .flat_map(|g| (-CORRIDOR_REACH..=CORRIDOR_REACH).map(move |s| (g, s)))
+                    .map(|(g, s)| {
+                        // g tiles out and s tiles aside (a length estimate).
+                        let t = Pos::new(front.x + dx * g - dy * s, front.y + dy * g + dx * s);
+                        (t, (g + s.abs() + 1) as u32)
+                    })
+                    .filter(|&(_, len)| len >= min && len <= max)
+                    .collect()
+            }
+            Reach::Far => super::corridor::reach(map, front, max)
+                .into_iter()
+                .filter(|&(_, len)| len >= min)
+                .collect(),
+        };
         for &ae in &anchor_exits {
             let ax = &ctx.shapes[part.rooms[ai].shape].exits[ae];
             if ax.cells.len() != hx.cells.len() {
                 continue;
             }
             let local = exit_cell(&part.rooms[ai], ax);
-            let (adx, ady) = ax.dir.delta();
-            for g in 1..=CORRIDOR_REACH {
-                for s in -CORRIDOR_REACH..=CORRIDOR_REACH {
-                    let len = g + s.abs() + 1;
-                    if len < min || len > max {
-                        continue;
-                    }
-                    // The anchor's door tile, g tiles out and s tiles aside.
-                    let t = Pos::new(front.x + dx * g - dy * s, front.y + dy * g + dx * s);
-                    let offset = Pos::new(t.x - adx - local.x, t.y - ady - local.y);
-                    trials.push((
-                        f64::from(len) + ctx.rng.unit() * 4.0,
-                        he,
-                        ae,
-                        front,
-                        t,
-                        offset,
-                    ));
+            for &(t, len) in &ends {
+                // The anchor's door tile is just behind `t`; far away, most
+                // ends are ruled out by it before costlier checks.
+                let door = t.step(ax.dir.opposite());
+                if reach == Reach::Far && !map.is_clear(door) {
+                    continue;
                 }
+                let offset = Pos::new(door.x - local.x, door.y - local.y);
+                trials.push((
+                    f64::from(len) + ctx.rng.unit() * jitter,
+                    he,
+                    ae,
+                    front,
+                    t,
+                    offset,
+                ));
             }
         }
     }
+    ctx.budget = ctx.budget.saturating_sub(trials.len() as u64 / 8);
+    try_corridor_trials(ctx, map, part, (hi, ai), edge, trials, limit)
+}
+
+/// A way to attach a part by corridor: sort key, host exit, anchor exit,
+/// corridor start (before the host exit), corridor end (before the anchor
+/// exit) and the part's offset.
+type Trial = (f64, usize, usize, Pos, Pos, Pos);
+
+/// Trials looked at per placement that fits: bounds the work on a crowded map.
+const TRIALS_PER_FIT: usize = 40;
+
+/// Tries `trials`, shortest first, until `limit` of them fit (or
+/// `limit * TRIALS_PER_FIT` were looked at): merges the part and routes an
+/// A* corridor between the two ends. Returns whether one was kept.
+fn try_corridor_trials(
+    ctx: &mut Ctx,
+    map: &mut Canvas,
+    part: &Canvas,
+    (hi, ai): (usize, usize),
+    edge: EdgeIndex,
+    mut trials: Vec<Trial>,
+    limit: usize,
+) -> bool {
+    let (min, max) = (ctx.params.corridor.0 as i32, ctx.params.corridor.1 as i32);
     trials.sort_by(|a, b| a.0.total_cmp(&b.0));
     let mut tried = 0;
-    for (_, he, ae, front, t, offset) in trials {
-        if tried >= CORRIDOR_TRIALS || ctx.budget == 0 {
+    for (_, he, ae, front, t, offset) in trials.into_iter().take(limit * TRIALS_PER_FIT) {
+        if tried >= limit || ctx.budget == 0 {
             break;
         }
         ctx.budget = ctx

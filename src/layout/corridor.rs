@@ -239,3 +239,80 @@ pub fn route(canvas: &Canvas, s: Pos, t: Pos, out_dir: Dir, max: usize) -> Optio
     )?;
     Some(path.into_iter().map(|(p, _)| p).collect())
 }
+
+/// Every tile a corridor starting on `from` (free) can reach over free
+/// ground, with the length in tiles of the shortest such corridor (at most
+/// `max`), `from` first.
+pub fn reach(canvas: &Canvas, from: Pos, max: u32) -> Vec<(Pos, u32)> {
+    if max == 0 || !canvas.corridor_may_run(from) {
+        return Vec::new();
+    }
+    let r = max as i32;
+    let side = (2 * r + 1) as usize;
+    let mut seen = vec![false; side * side];
+    let index = |p: Pos| ((p.y - from.y + r) as usize) * side + (p.x - from.x + r) as usize;
+    seen[index(from)] = true;
+    let mut out = vec![(from, 1)];
+    let mut next = 0;
+    while next < out.len() {
+        let (p, len) = out[next];
+        next += 1;
+        if len == max {
+            continue;
+        }
+        for d in Dir::ALL {
+            let q = p.step(d);
+            if q.manhattan(from) > r || seen[index(q)] {
+                continue;
+            }
+            seen[index(q)] = true;
+            if canvas.corridor_may_run(q) {
+                out.push((q, len + 1));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A canvas with a corridor wall on x = 1 from y = -5 to 5.
+    fn walled() -> Canvas {
+        let mut canvas = Canvas::default();
+        let wall: Vec<Pos> = (-5..=5).map(|y| Pos::new(1, y)).collect();
+        canvas.add_corridor(&wall);
+        canvas
+    }
+
+    #[test]
+    fn reach_goes_around_what_blocks_it_and_stops_at_the_bound() {
+        let canvas = walled();
+        let length = |max: u32, p: Pos| {
+            reach(&canvas, Pos::new(0, 0), max)
+                .into_iter()
+                .find(|&(q, _)| q == p)
+                .map(|(_, len)| len)
+        };
+        assert_eq!(length(20, Pos::new(0, 0)), Some(1));
+        assert_eq!(length(20, Pos::new(0, 3)), Some(4));
+        // Across the wall: 6 tiles up, 2 across, 6 down, plus the first tile.
+        assert_eq!(length(20, Pos::new(2, 0)), Some(15));
+        assert_eq!(length(14, Pos::new(2, 0)), None);
+        let all = reach(&canvas, Pos::new(0, 0), 14);
+        assert!(
+            all.iter()
+                .all(|&(p, len)| len <= 14 && canvas.corridor_may_run(p))
+        );
+        assert!(
+            all.iter()
+                .all(|&(p, len)| len as i32 > p.manhattan(Pos::new(0, 0)))
+        );
+    }
+
+    #[test]
+    fn reach_from_a_taken_tile_is_empty() {
+        assert!(reach(&walled(), Pos::new(1, 0), 20).is_empty());
+    }
+}

@@ -32,6 +32,7 @@ pub use shape::{Shape, ShapeExit};
 use crate::flow::LayoutParams;
 use crate::graph::{CompositeKind, Decomposition, LevelGraph};
 use crate::rng::Rng;
+use assemble::Reach;
 use context::Ctx;
 
 /// Candidate placements one layout attempt may evaluate before giving up.
@@ -260,6 +261,12 @@ fn lay_out(
 /// Rebuilds of a composite tried when its canvas fits nowhere on the map.
 const ATTACH_REBUILDS: usize = 2;
 
+/// Attaches composite `c` to the map through `edge` (from `host`, on the
+/// map, to `anchor`, in `c`): a tree grows room by room against the host;
+/// failing that, the composite is laid out alone (up to [`ATTACH_REBUILDS`]
+/// times) and moved so the link is a door or a short corridor; a loop then
+/// grows ear by ear against the host; last, the composite goes anywhere a
+/// corridor from the host can reach.
 #[allow(clippy::too_many_arguments)]
 fn attach_composite(
     ctx: &mut Ctx,
@@ -275,6 +282,7 @@ fn attach_composite(
         return Ok(());
     }
     let mut gave_up = None;
+    let mut last_part = None;
     for _ in 0..ATTACH_REBUILDS {
         let part = match lay_out(ctx, d, c, anchor, Some((host, edge))) {
             Ok(part) => part,
@@ -284,16 +292,22 @@ fn attach_composite(
             }
         };
         if assemble::attach(ctx, map, &part, host, anchor, edge)
-            || assemble::attach_by_corridor(ctx, map, &part, host, anchor, edge)
+            || assemble::attach_by_corridor(ctx, map, &part, host, anchor, edge, Reach::Near)
         {
             return Ok(());
         }
+        last_part = Some(part);
         if ctx.budget == 0 {
             break;
         }
     }
     if matches!(comp.kind, CompositeKind::Loop(_))
         && loops::grow_on(ctx, map, comp, host, anchor, edge)
+    {
+        return Ok(());
+    }
+    if let Some(part) = last_part
+        && assemble::attach_by_corridor(ctx, map, &part, host, anchor, edge, Reach::Far)
     {
         return Ok(());
     }

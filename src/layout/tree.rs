@@ -80,7 +80,15 @@ fn corridor_child(ctx: &mut Ctx, canvas: &mut Canvas, walk: &mut Walk, step: Ste
             return false;
         }
         let mark = canvas.mark();
-        if !super::assemble::attach_by_corridor(ctx, canvas, &alone, parent, kid, edge) {
+        if !super::assemble::attach_by_corridor(
+            ctx,
+            canvas,
+            &alone,
+            parent,
+            kid,
+            edge,
+            super::assemble::Reach::Near,
+        ) {
             continue;
         }
         if place_children(ctx, canvas, walk, kid) {
