@@ -185,7 +185,10 @@ pub fn attach_by_corridor(
     for &he in &host_exits {
         let hx = &ctx.shapes[map.rooms[hi].shape].exits[he];
         let front = exit_cell(&map.rooms[hi], hx).step(hx.dir);
-        // Tiles for the corridor's far end, with the corridor's length.
+        if !map.corridor_may_run(front) {
+            continue;
+        }
+        // Free tiles for the corridor's far end, with the corridor's length.
         let ends: Vec<(Pos, u32)> = match reach {
             Reach::Near => {
                 let (dx, dy) = hx.dir.delta();
@@ -196,7 +199,7 @@ pub fn attach_by_corridor(
                         let t = Pos::new(front.x + dx * g - dy * s, front.y + dy * g + dx * s);
                         (t, (g + s.abs() + 1) as u32)
                     })
-                    .filter(|&(_, len)| len >= min && len <= max)
+                    .filter(|&(t, len)| len >= min && len <= max && map.corridor_may_run(t))
                     .collect()
             }
             Reach::Far => super::corridor::reach(map, front, max)
@@ -211,10 +214,10 @@ pub fn attach_by_corridor(
             }
             let local = exit_cell(&part.rooms[ai], ax);
             for &(t, len) in &ends {
-                // The anchor's door tile is just behind `t`; far away, most
-                // ends are ruled out by it before costlier checks.
+                // The anchor's door tile is just behind `t`: most ends are
+                // ruled out by it before costlier checks.
                 let door = t.step(ax.dir.opposite());
-                if reach == Reach::Far && !map.is_clear(door) {
+                if !map.is_clear(door) {
                     continue;
                 }
                 let offset = Pos::new(door.x - local.x, door.y - local.y);
@@ -254,9 +257,15 @@ fn try_corridor_trials(
     limit: usize,
 ) -> bool {
     let (min, max) = (ctx.params.corridor.0 as i32, ctx.params.corridor.1 as i32);
+    // Only the shortest `looked` trials can be reached: order those alone.
+    let looked = limit * TRIALS_PER_FIT;
+    if trials.len() > looked {
+        trials.select_nth_unstable_by(looked, |a, b| a.0.total_cmp(&b.0));
+        trials.truncate(looked);
+    }
     trials.sort_by(|a, b| a.0.total_cmp(&b.0));
     let mut tried = 0;
-    for (_, he, ae, front, t, offset) in trials.into_iter().take(limit * TRIALS_PER_FIT) {
+    for (_, he, ae, front, t, offset) in trials {
         if tried >= limit || ctx.budget == 0 {
             break;
         }
