@@ -255,9 +255,30 @@ impl Ctx<'_> {
             .copied()
             .filter(|&e| e != edge)
             .collect();
+        // Which exits of each shape `node` may take could serve `edge`
+        // and leave the room able to serve its other edges: worked out
+        // once, not per host exit and position.
+        let options: Vec<(usize, Vec<bool>)> = self
+            .shape_options(node)
+            .into_iter()
+            .map(|s| {
+                let shape = &self.shapes[s];
+                let mut used = vec![false; shape.exits.len()];
+                let serves = (0..shape.exits.len())
+                    .map(|ni| {
+                        self.kind_fits(shape.exits[ni].kind, node, edge) && {
+                            used[ni] = true;
+                            let serves = self.can_serve(node, shape, &used, &node_pending);
+                            used[ni] = false;
+                            serves
+                        }
+                    })
+                    .collect();
+                (s, serves)
+            })
+            .collect();
         let mut out = Vec::new();
         let mut host_used = hr.used.clone();
-        let mut used = Vec::new();
         for hi in free_exits(hs, &hr.used) {
             let he = &hs.exits[hi];
             if !self.kind_fits(he.kind, hr.node, edge) {
@@ -270,10 +291,10 @@ impl Ctx<'_> {
                 continue;
             }
             let door = exit_cell(hr, he).step(he.dir);
-            for s in self.shape_options(node) {
-                let shape = &self.shapes[s];
+            for (s, serves) in &options {
+                let shape = &self.shapes[*s];
                 for (ni, ne) in shape.exits.iter().enumerate() {
-                    if !ne.mates(he) || !self.kind_fits(ne.kind, node, edge) {
+                    if !ne.mates(he) || !serves[ni] {
                         continue;
                     }
                     self.budget = self.budget.saturating_sub(1);
@@ -281,14 +302,8 @@ impl Ctx<'_> {
                     if !canvas.fits(shape, pos) {
                         continue;
                     }
-                    used.clear();
-                    used.resize(shape.exits.len(), false);
-                    used[ni] = true;
-                    if !self.can_serve(node, shape, &used, &node_pending) {
-                        continue;
-                    }
                     out.push(Candidate {
-                        shape: s,
+                        shape: *s,
                         pos,
                         host_exit: hi,
                         exit: ni,
