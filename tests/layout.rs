@@ -156,6 +156,23 @@ fn the_tile_bitmaps_agree_with_rooms_corridors_and_hall_rings_through_adds_and_r
             );
         }
     }
+    // Rectangles, some wider than a block: clear exactly when every tile is.
+    let (mut clear, mut blocked) = (0, 0);
+    for _ in 0..2000 {
+        let lo = Pos::new(rng.index(180) as i32 - 90, rng.index(180) as i32 - 90);
+        let hi = Pos::new(lo.x + rng.index(70) as i32, lo.y + rng.index(8) as i32);
+        let tiles = (lo.y..=hi.y).all(|y| (lo.x..=hi.x).all(|x| canvas.is_clear(Pos::new(x, y))));
+        assert_eq!(canvas.area_clear(lo, hi), tiles, "area {lo:?}..{hi:?}");
+        if tiles {
+            clear += 1;
+        } else {
+            blocked += 1;
+        }
+    }
+    assert!(
+        clear >= 50 && blocked >= 50,
+        "{clear} clear, {blocked} blocked areas"
+    );
     assert!(canvas.rooms.len() >= 5, "only {} rooms", canvas.rooms.len());
     assert!(corridors.len() >= 5, "only {} corridors", corridors.len());
 }

@@ -230,6 +230,32 @@ impl Canvas {
         self.layers_at(p) & (ROOM | CORRIDOR) == 0
     }
 
+    /// Whether no tile of the rectangle from `lo` to `hi` (inclusive) is a
+    /// room or corridor tile: one block lookup per row and block, not per tile.
+    pub fn area_clear(&self, lo: Pos, hi: Pos) -> bool {
+        (lo.y..=hi.y).all(|y| {
+            let mut x = lo.x;
+            while x <= hi.x {
+                let (block, row, first) = block_of(Pos::new(x, y));
+                // Columns of this block within the span, as bits.
+                let last = (x - x.rem_euclid(BUCKET) + BUCKET - 1).min(hi.x);
+                let span = (last - x + 1) as u32;
+                let mask = if span == 32 {
+                    u32::MAX
+                } else {
+                    ((1u32 << span) - 1) * first
+                };
+                if let Some(b) = self.solid.get(&block)
+                    && (b.room[row] | b.corridor[row]) & mask != 0
+                {
+                    return false;
+                }
+                x = last + 1;
+            }
+            true
+        })
+    }
+
     /// The layers holding tile `p`, as [`ROOM`], [`CORRIDOR`] and [`RING`] bits.
     fn layers_at(&self, p: Pos) -> u8 {
         let (block, row, bit) = block_of(p);

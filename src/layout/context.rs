@@ -358,13 +358,18 @@ impl Ctx<'_> {
         let qs = &self.shapes[q.shape];
         free_exits(qs, &q.used)
             .filter(|&e| {
+                if depth < 1 {
+                    return true;
+                }
                 let (dx, dy) = qs.exits[e].dir.delta();
                 let c = exit_cell(q, &qs.exits[e]);
-                (1..=depth).all(|k| {
-                    (-half..=half).all(|j| {
-                        canvas.is_clear(Pos::new(c.x + dx * k - dy * j, c.y + dy * k + dx * j))
-                    })
-                })
+                // Opposite corners of the band: near side, one edge; far side, the other.
+                let a = Pos::new(c.x + dx + dy * half, c.y + dy - dx * half);
+                let b = Pos::new(c.x + dx * depth - dy * half, c.y + dy * depth + dx * half);
+                canvas.area_clear(
+                    Pos::new(a.x.min(b.x), a.y.min(b.y)),
+                    Pos::new(a.x.max(b.x), a.y.max(b.y)),
+                )
             })
             .count()
     }
