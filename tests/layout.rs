@@ -223,3 +223,40 @@ fn a_hub_with_five_children_lays_out_for_every_seed() {
     // Most children still meet the hub door to door.
     assert!(corridors < 300 * 6 / 2, "{corridors} corridors");
 }
+
+#[test]
+fn a_shape_covers_a_rectangle_exactly_when_a_footprint_cell_lies_in_it() {
+    use dungeonflow::geom::Pos;
+    use dungeonflow::layout::ShapeTable;
+    use dungeonflow::rng::Rng;
+
+    let project = Project::bundled();
+    let table = ShapeTable::new(&project.library);
+    let mut rng = Rng::new(11);
+    let (mut covered, mut missed) = (0, 0);
+    for shape in &table.shapes {
+        let pos = Pos::new(rng.index(20) as i32 - 10, rng.index(20) as i32 - 10);
+        for _ in 0..50 {
+            let lo = Pos::new(rng.index(50) as i32 - 25, rng.index(50) as i32 - 25);
+            let hi = Pos::new(lo.x + rng.index(8) as i32, lo.y + rng.index(8) as i32);
+            let cells = shape.footprint.iter().any(|c| {
+                let p = Pos::new(pos.x + c.x, pos.y + c.y);
+                (lo.x..=hi.x).contains(&p.x) && (lo.y..=hi.y).contains(&p.y)
+            });
+            assert_eq!(
+                shape.covers(pos, lo, hi),
+                cells,
+                "{lo:?}..{hi:?} at {pos:?}"
+            );
+            if cells {
+                covered += 1;
+            } else {
+                missed += 1;
+            }
+        }
+    }
+    assert!(
+        covered >= 100 && missed >= 100,
+        "{covered} covered, {missed} missed"
+    );
+}

@@ -354,24 +354,33 @@ impl Ctx<'_> {
     /// Free exits of a room with a free band `depth` tiles deep and
     /// `2 * half + 1` wide in front of them.
     pub fn open_exits_wide(&self, canvas: &Canvas, room: usize, depth: i32, half: i32) -> usize {
+        self.open_bands(canvas, room, depth, half).count()
+    }
+
+    /// The free exits of a room whose band `depth` tiles deep and
+    /// `2 * half + 1` wide in front is clear, each with that band (corners
+    /// `lo` and `hi`; an empty band, `depth` 0, is always clear).
+    pub fn open_bands<'a>(
+        &'a self,
+        canvas: &'a Canvas,
+        room: usize,
+        depth: i32,
+        half: i32,
+    ) -> impl Iterator<Item = (usize, Pos, Pos)> + 'a {
         let q = &canvas.rooms[room];
         let qs = &self.shapes[q.shape];
-        free_exits(qs, &q.used)
-            .filter(|&e| {
-                if depth < 1 {
-                    return true;
-                }
-                let (dx, dy) = qs.exits[e].dir.delta();
-                let c = exit_cell(q, &qs.exits[e]);
-                // Opposite corners of the band: near side, one edge; far side, the other.
-                let a = Pos::new(c.x + dx + dy * half, c.y + dy - dx * half);
-                let b = Pos::new(c.x + dx * depth - dy * half, c.y + dy * depth + dx * half);
-                canvas.area_clear(
-                    Pos::new(a.x.min(b.x), a.y.min(b.y)),
-                    Pos::new(a.x.max(b.x), a.y.max(b.y)),
-                )
-            })
-            .count()
+        free_exits(qs, &q.used).filter_map(move |e| {
+            let (dx, dy) = qs.exits[e].dir.delta();
+            let c = exit_cell(q, &qs.exits[e]);
+            // Opposite corners: the near row's one end, the far row's other.
+            let a = Pos::new(c.x + dx + dy * half, c.y + dy - dx * half);
+            let b = Pos::new(c.x + dx * depth - dy * half, c.y + dy * depth + dx * half);
+            let (lo, hi) = (
+                Pos::new(a.x.min(b.x), a.y.min(b.y)),
+                Pos::new(a.x.max(b.x), a.y.max(b.y)),
+            );
+            (depth < 1 || canvas.area_clear(lo, hi)).then_some((e, lo, hi))
+        })
     }
 
     /// Whether every room of a finished composite can still reach out for

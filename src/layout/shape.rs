@@ -97,3 +97,24 @@ impl Shape {
         }
     }
 }
+
+impl Shape {
+    /// Whether this shape, placed at `pos`, has a solid cell in the
+    /// rectangle from `lo` to `hi` (inclusive).
+    pub fn covers(&self, pos: Pos, lo: Pos, hi: Pos) -> bool {
+        let x0 = (lo.x - pos.x).max(0);
+        let x1 = (hi.x - pos.x).min(self.width.min(128) - 1);
+        let y0 = (lo.y - pos.y).max(0);
+        let y1 = (hi.y - pos.y).min(self.height - 1);
+        if x0 > x1 || y0 > y1 {
+            return false;
+        }
+        let span = (x1 - x0 + 1) as u32;
+        let mask = if span == 128 {
+            u128::MAX
+        } else {
+            ((1u128 << span) - 1) << x0
+        };
+        (y0..=y1).any(|y| self.rows[y as usize] & mask != 0)
+    }
+}

@@ -234,11 +234,21 @@ fn place_child(ctx: &mut Ctx, canvas: &mut Canvas, walk: &mut Walk, step: Step) 
         // A hub with many rooms still to place: of the best placements,
         // those keeping its exits clear first.
         let best = cands.len().min(HUB_SCORED);
+        let bands: Vec<(usize, Pos, Pos)> = ctx.open_bands(canvas, host, HUB_DEPTH, 0).collect();
         for c in &mut cands[..best] {
-            let mark = canvas.mark();
-            ctx.commit(canvas, host, kid, edge, c);
-            c.score += HUB_WEIGHT * ctx.open_exits(canvas, host, HUB_DEPTH) as f64;
-            canvas.rollback(ctx.shapes, mark);
+            // The host's exits left free by this placement (not the one it
+            // takes, nor its group) whose band the new room leaves clear.
+            let taken = hs.exits[c.host_exit].group;
+            let shape = &ctx.shapes[c.shape];
+            let clear = bands
+                .iter()
+                .filter(|&&(e, lo, hi)| {
+                    e != c.host_exit
+                        && (taken.is_none() || hs.exits[e].group != taken)
+                        && !shape.covers(c.pos, lo, hi)
+                })
+                .count();
+            c.score += HUB_WEIGHT * clear as f64;
         }
         cands[..best].sort_by(|a, b| b.score.total_cmp(&a.score));
     }
