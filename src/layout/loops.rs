@@ -9,9 +9,9 @@ use super::canvas::Canvas;
 use super::context::{Candidate, Ctx, exit_cell};
 use super::corridor::{Joint, connect, direct_pair, link_direct};
 use super::failure::Failure;
-use super::shape::ShapeExit;
 use super::tree::place_root;
-use crate::geom::Pos;
+use crate::geom::{Dir, Pos};
+use rustc_hash::FxHashSet;
 use crate::graph::{Composite, Ear, ears_from};
 
 /// Candidates of the closing room tried with a corridor.
@@ -331,18 +331,20 @@ fn close_with(
     let other_room = &canvas.rooms[oi];
     let other_shape = &ctx.shapes[other_room.shape];
     let pending = ctx.pending(canvas, other, Some(other_edge));
-    let fronts: Vec<(Pos, &ShapeExit)> = ctx
+    // Each as the tile in front, and the facing and width of an exit that
+    // would meet it there.
+    let fronts: FxHashSet<(Pos, Dir, usize)> = ctx
         .usable_exits(other_room, &pending, other_edge)
         .into_iter()
         .map(|e| {
             let x = &other_shape.exits[e];
-            (exit_cell(other_room, x).step(x.dir), x)
+            (exit_cell(other_room, x).step(x.dir), x.dir.opposite(), x.cells.len())
         })
         .collect();
     let meets = |c: &Candidate| {
         ctx.shapes[c.shape].exits.iter().enumerate().any(|(i, x)| {
             let cell = Pos::new(c.pos.x + x.cells[0].x, c.pos.y + x.cells[0].y);
-            i != c.exit && fronts.iter().any(|(front, o)| *front == cell && x.mates(o))
+            i != c.exit && fronts.contains(&(cell, x.dir, x.cells.len()))
         })
     };
     let touching: Vec<Candidate> = cands.iter().copied().filter(|c| meets(c)).collect();
