@@ -11,8 +11,8 @@ use super::corridor::{Joint, connect, direct_pair, link_direct};
 use super::failure::Failure;
 use super::tree::place_root;
 use crate::geom::{Dir, Pos};
-use rustc_hash::FxHashSet;
 use crate::graph::{Composite, Ear, ears_from};
+use rustc_hash::FxHashSet;
 
 /// Candidates of the closing room tried with a corridor.
 const CLOSING_TRIES: usize = 6;
@@ -338,7 +338,11 @@ fn close_with(
         .into_iter()
         .map(|e| {
             let x = &other_shape.exits[e];
-            (exit_cell(other_room, x).step(x.dir), x.dir.opposite(), x.cells.len())
+            (
+                exit_cell(other_room, x).step(x.dir),
+                x.dir.opposite(),
+                x.cells.len(),
+            )
         })
         .collect();
     let meets = |c: &Candidate| {
