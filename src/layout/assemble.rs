@@ -299,3 +299,68 @@ fn try_corridor_trials(
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::LinkKind;
+    use crate::layout::fixture::Fixture;
+
+    #[test]
+    fn a_part_goes_a_long_corridor_away_only_when_reaching_far() {
+        let fx = Fixture::new();
+        let mut ctx = fx.ctx();
+        let (h, g, edge) = fx.link();
+        let mut map = Canvas::default();
+        map.add_room(ctx.shapes, h, fx.shape(h), Pos::new(0, 0));
+        // A channel one tile wide from the host's door (front at (5, 2))
+        // to x = 24, walled by corridors: every place a few tiles from the
+        // door is more than 30 tiles of corridor away, but beyond the
+        // channel there is open ground.
+        let walls: Vec<Pos> = (5..=24)
+            .flat_map(|x| [Pos::new(x, 1), Pos::new(x, 3)])
+            .collect();
+        map.add_corridor(&walls);
+        let mut part = Canvas::default();
+        part.add_room(ctx.shapes, g, fx.shape(g), Pos::new(0, 0));
+
+        assert!(!attach_by_corridor(
+            &mut ctx,
+            &mut map,
+            &part,
+            h,
+            g,
+            edge,
+            Reach::Near
+        ));
+        assert_eq!(
+            map.rooms.len(),
+            1,
+            "a failed attachment leaves the map as it was"
+        );
+        assert!(attach_by_corridor(
+            &mut ctx,
+            &mut map,
+            &part,
+            h,
+            g,
+            edge,
+            Reach::Far
+        ));
+
+        let guest = map.room_of(g).expect("guest placed");
+        assert!(
+            guest.pos.x > 24,
+            "the guest sits beyond the channel: {:?}",
+            guest.pos
+        );
+        let link = map.links.iter().find(|l| l.edge == edge).expect("link");
+        assert_eq!(link.kind, LinkKind::Corridor);
+        // From the host's door through the channel to the guest's door, 4-connected.
+        assert_eq!(link.path.first(), Some(&Pos::new(4, 2)));
+        assert!(link.path.windows(2).all(|w| w[0].manhattan(w[1]) == 1));
+        let tiles = link.path.len() as u32 - 2;
+        let (min, max) = fx.params.corridor;
+        assert!((min..=max).contains(&tiles), "{tiles} tiles");
+    }
+}

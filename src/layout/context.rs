@@ -36,6 +36,38 @@ pub struct Ctx<'a> {
     pub pick_cache: Vec<Option<Vec<usize>>>,
 }
 
+impl<'a> Ctx<'a> {
+    /// The context of one layout attempt of `level`, with a full budget.
+    pub fn new(
+        level: &'a LevelGraph,
+        library: &crate::rooms::RoomLibrary,
+        table: &'a super::ShapeTable,
+        params: &'a LayoutParams,
+        rng: Rng,
+    ) -> Self {
+        Ctx {
+            level,
+            shapes: &table.shapes,
+            shape_of: level
+                .graph
+                .node_weights()
+                .map(|r| r.template.as_deref().and_then(|t| library.index_of(t)))
+                .collect(),
+            connectors: table.connectors.clone(),
+            params,
+            rng,
+            budget: super::ATTEMPT_BUDGET,
+            fixed: level
+                .graph
+                .node_weights()
+                .map(|r| r.fixed_template)
+                .collect(),
+            edges: edge_lists(level),
+            pick_cache: vec![None; level.graph.node_count()],
+        }
+    }
+}
+
 /// Physical edges (tree and loop, not warp, no self-loops) of every node of
 /// `level`, each list sorted.
 pub fn edge_lists(level: &LevelGraph) -> Vec<Vec<EdgeIndex>> {

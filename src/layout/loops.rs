@@ -376,3 +376,24 @@ fn close_with(
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::fixture::Fixture;
+
+    #[test]
+    fn a_composite_admits_its_host_only_when_the_anchor_is_not_walled_in() {
+        let fx = Fixture::new();
+        let mut ctx = fx.ctx();
+        let (h, g, edge) = fx.link();
+        // The composite: the guest alone, its door to the west at (0, 2).
+        let mut canvas = Canvas::default();
+        canvas.add_room(ctx.shapes, g, fx.shape(g), Pos::new(0, 0));
+        assert!(admits(&mut ctx, &canvas, None), "no link, nothing to admit");
+        assert!(admits(&mut ctx, &canvas, Some((g, h, edge))));
+        // A corridor tile where the host would stand in front of that door.
+        canvas.add_corridor(&[Pos::new(-3, 2)]);
+        assert!(!admits(&mut ctx, &canvas, Some((g, h, edge))));
+    }
+}

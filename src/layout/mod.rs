@@ -15,6 +15,8 @@ mod canvas;
 mod context;
 mod corridor;
 mod failure;
+#[cfg(test)]
+mod fixture;
 mod hall;
 mod loops;
 mod shape;
@@ -75,27 +77,7 @@ pub fn layout_once(
     params: &LayoutParams,
     rng: Rng,
 ) -> Result<Canvas, Failure> {
-    let shape_of = level
-        .graph
-        .node_weights()
-        .map(|r| r.template.as_deref().and_then(|t| library.index_of(t)))
-        .collect();
-    let mut ctx = Ctx {
-        level,
-        shapes: &table.shapes,
-        shape_of,
-        connectors: table.connectors.clone(),
-        params,
-        rng,
-        budget: ATTEMPT_BUDGET,
-        fixed: level
-            .graph
-            .node_weights()
-            .map(|r| r.fixed_template)
-            .collect(),
-        edges: context::edge_lists(level),
-        pick_cache: vec![None; level.graph.node_count()],
-    };
+    let mut ctx = Ctx::new(level, library, table, params, rng);
     let d = decomposition;
     let mut placed: Vec<bool> = vec![false; d.composites.len()];
     let mut links: Vec<EdgeIndex> = d.links.clone();

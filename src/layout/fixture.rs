@@ -1,0 +1,74 @@
+//! A two-room project for unit tests of layout steps: a host open only to
+//! the east (`h`, entrance) and a guest open only to the west (`g`), joined
+//! by one edge.
+
+use petgraph::graph::{EdgeIndex, NodeIndex};
+
+use super::ShapeTable;
+use super::context::Ctx;
+use crate::SourceFile;
+use crate::flow::LayoutParams;
+use crate::graph::LevelGraph;
+use crate::project::{FileKind, Project, Source};
+use crate::rng::Rng;
+
+const ROOMS: &str = "rooms:\n  - name: host\n    category: entrance\n    art: |\n      #####\n      #...#\n      #...A\n      #...#\n      #####\n  - name: guest\n    category: normal\n    art: |\n      #####\n      #...#\n      A...#\n      #...#\n      #####\n";
+
+const FLOW: &str = "name: pair\nnodes:\n  h: entrance\n  g: normal\nedges:\n  - h -> g\n";
+
+/// The project, its expanded graph and what a layout context needs.
+pub struct Fixture {
+    pub project: Project,
+    pub level: LevelGraph,
+    pub table: ShapeTable,
+    pub params: LayoutParams,
+}
+
+impl Fixture {
+    pub fn new() -> Self {
+        let source = |name: &str, text: &str, kind| Source {
+            file: SourceFile::new(name, text),
+            kind,
+            bundled: false,
+        };
+        let project = Project::from_layers(vec![vec![
+            source("rooms.yaml", ROOMS, FileKind::Room),
+            source("pair.yaml", FLOW, FileKind::Flow),
+        ]]);
+        assert!(!project.has_errors(), "{:?}", project.diagnostics);
+        let flow = project.flow("pair").expect("flow");
+        let level =
+            crate::expand::expand(flow, &project.library, 1, &Default::default()).expect("expands");
+        let table = ShapeTable::new(&project.library);
+        let params = flow.graph().expect("flow graph").layout.clone();
+        Fixture {
+            project,
+            level,
+            table,
+            params,
+        }
+    }
+
+    /// A fresh layout context.
+    pub fn ctx(&self) -> Ctx<'_> {
+        Ctx::new(
+            &self.level,
+            &self.project.library,
+            &self.table,
+            &self.params,
+            Rng::new(1),
+        )
+    }
+
+    /// The host, the guest and the edge between them.
+    pub fn link(&self) -> (NodeIndex, NodeIndex, EdgeIndex) {
+        let h = self.level.find("h").expect("h");
+        let g = self.level.find("g").expect("g");
+        (h, g, self.level.graph.find_edge(h, g).expect("edge"))
+    }
+
+    /// The shape (template) of a node.
+    pub fn shape(&self, n: NodeIndex) -> usize {
+        self.ctx().shape_of[n.index()].expect("template")
+    }
+}
