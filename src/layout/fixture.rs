@@ -69,6 +69,10 @@ impl Fixture {
 
     /// The shape (template) of a node.
     pub fn shape(&self, n: NodeIndex) -> usize {
-        self.ctx().shape_of[n.index()].expect("template")
+        let template = self.level.graph[n].template.as_deref().expect("template");
+        self.project
+            .library
+            .index_of(template)
+            .expect("in the library")
     }
 }

@@ -96,9 +96,7 @@ impl Shape {
             weight: t.weight,
         }
     }
-}
 
-impl Shape {
     /// Whether this shape, placed at `pos`, has a solid cell in the
     /// rectangle from `lo` to `hi` (inclusive).
     pub fn covers(&self, pos: Pos, lo: Pos, hi: Pos) -> bool {

@@ -69,8 +69,8 @@ pub fn grow_on(
     place_child(ctx, map, &mut walk, step) || corridor_child(ctx, map, &mut walk, step)
 }
 
-/// Places `kid` a corridor away from the placed `node` (when no placement
-/// against it fits), then the rest of its subtree. Leaves the canvas
+/// Places `step.kid` a corridor away from its placed parent (when no
+/// placement against the parent fits), then the rest of its subtree. Leaves the canvas
 /// unchanged on failure.
 fn corridor_child(ctx: &mut Ctx, canvas: &mut Canvas, walk: &mut Walk, step: Step) -> bool {
     let Step { parent, kid, edge } = step;
