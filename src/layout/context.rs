@@ -432,35 +432,60 @@ impl Ctx<'_> {
     /// templates and connectors are kept.
     pub fn repick(&mut self, nodes: &[NodeIndex]) {
         for &n in nodes {
-            let Some(current) = self.shape_of[n.index()] else {
-                continue;
-            };
-            if self.fixed[n.index()] || !self.rng.chance(0.5) {
+            if self.shape_of[n.index()].is_none() || self.fixed[n.index()] || !self.rng.chance(0.5)
+            {
                 continue;
             }
-            self.cache_pick_options(n, current);
-            let options: Vec<usize> = self.pick_cache[n.index()]
-                .as_ref()
-                .expect("cached")
-                .iter()
-                .copied()
-                .filter(|&s| s != current && !self.in_use(s))
-                .collect();
-            let crowded = crate::expand::crowding(
-                options
-                    .iter()
-                    .map(|&s| self.shapes[s].width + self.shapes[s].height),
-                self.edges_of(n).len(),
-            );
-            let weights: Vec<f64> = options
-                .iter()
-                .zip(crowded)
-                .map(|(&s, c)| self.shapes[s].weight * c)
-                .collect();
+            let (options, weights) = self.repick_options(n);
             if let Some(i) = self.rng.weighted(&weights) {
                 self.shape_of[n.index()] = Some(options[i]);
             }
         }
+    }
+
+    /// Up to `k` other templates `node` could take (those [`Ctx::repick`]
+    /// picks from), drawn by weight without repeats; none for a fixed
+    /// template or a connector.
+    pub fn other_templates(&mut self, node: NodeIndex, k: usize) -> Vec<usize> {
+        if self.shape_of[node.index()].is_none() || self.fixed[node.index()] {
+            return Vec::new();
+        }
+        let (mut options, mut weights) = self.repick_options(node);
+        let mut out = Vec::new();
+        while out.len() < k {
+            let Some(i) = self.rng.weighted(&weights) else {
+                break;
+            };
+            out.push(options.swap_remove(i));
+            weights.swap_remove(i);
+        }
+        out
+    }
+
+    /// The unused templates other than its own that `node` may take, with
+    /// their weights (crowded hubs favouring roomy templates).
+    fn repick_options(&mut self, node: NodeIndex) -> (Vec<usize>, Vec<f64>) {
+        let current = self.shape_of[node.index()].expect("a template");
+        self.cache_pick_options(node, current);
+        let options: Vec<usize> = self.pick_cache[node.index()]
+            .as_ref()
+            .expect("cached")
+            .iter()
+            .copied()
+            .filter(|&s| s != current && !self.in_use(s))
+            .collect();
+        let crowded = crate::expand::crowding(
+            options
+                .iter()
+                .map(|&s| self.shapes[s].width + self.shapes[s].height),
+            self.edges_of(node).len(),
+        );
+        let weights: Vec<f64> = options
+            .iter()
+            .zip(crowded)
+            .map(|(&s, c)| self.shapes[s].weight * c)
+            .collect();
+        (options, weights)
     }
 
     /// Works out, once per node and attempt, the templates `node` may be

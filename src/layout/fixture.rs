@@ -1,6 +1,7 @@
 //! A two-room project for unit tests of layout steps: a host open only to
 //! the east (`h`, entrance) and a guest open only to the west (`g`), joined
-//! by one edge.
+//! by one edge. The guest's category has two templates with the same door:
+//! `guest` (5 tiles wide) and `nook` (4 tiles wide).
 
 use petgraph::graph::{EdgeIndex, NodeIndex};
 
@@ -12,7 +13,7 @@ use crate::graph::LevelGraph;
 use crate::project::{FileKind, Project, Source};
 use crate::rng::Rng;
 
-const ROOMS: &str = "rooms:\n  - name: host\n    category: entrance\n    art: |\n      #####\n      #...#\n      #...A\n      #...#\n      #####\n  - name: guest\n    category: normal\n    art: |\n      #####\n      #...#\n      A...#\n      #...#\n      #####\n";
+const ROOMS: &str = "rooms:\n  - name: host\n    category: entrance\n    art: |\n      #####\n      #...#\n      #...A\n      #...#\n      #####\n  - name: guest\n    category: normal\n    art: |\n      #####\n      #...#\n      A...#\n      #...#\n      #####\n  - name: nook\n    category: normal\n    art: |\n      ####\n      #..#\n      A..#\n      #..#\n      ####\n";
 
 const FLOW: &str = "name: pair\nnodes:\n  h: entrance\n  g: normal\nedges:\n  - h -> g\n";
 
@@ -65,6 +66,11 @@ impl Fixture {
         let h = self.level.find("h").expect("h");
         let g = self.level.find("g").expect("g");
         (h, g, self.level.graph.find_edge(h, g).expect("edge"))
+    }
+
+    /// The shape of the template called `name`.
+    pub fn template(&self, name: &str) -> usize {
+        self.project.library.index_of(name).expect("in the library")
     }
 
     /// The shape (template) of a node.

@@ -46,8 +46,10 @@ fn adjacency(ctx: &Ctx, comp: &Composite) -> Adjacency {
 /// Grows a tree composite straight onto the map, starting with `anchor`
 /// against the placed `host` through `edge`: room by room, so each room can
 /// take whatever free space the map has. Leaves the map unchanged on failure.
-/// When no room fits against the host directly, the first room is placed a
-/// corridor away and the rest grows from it.
+/// When the first room fits against no exit of the host with its own
+/// template, up to [`REPICKS`] other templates are tried for it (a door
+/// beats a corridor); failing that, it is placed a corridor away and the
+/// rest grows from it.
 pub fn grow_on(
     ctx: &mut Ctx,
     map: &mut Canvas,
@@ -66,7 +68,20 @@ pub fn grow_on(
         kid: anchor,
         edge,
     };
-    place_child(ctx, map, &mut walk, step) || corridor_child(ctx, map, &mut walk, step)
+    if place_child(ctx, map, &mut walk, step) {
+        return true;
+    }
+    // Another template of the first room may fit where its own does not:
+    // a door is better than a corridor.
+    let own = ctx.shape_of[anchor.index()];
+    for s in ctx.other_templates(anchor, REPICKS) {
+        ctx.shape_of[anchor.index()] = Some(s);
+        if place_child(ctx, map, &mut walk, step) {
+            return true;
+        }
+    }
+    ctx.shape_of[anchor.index()] = own;
+    corridor_child(ctx, map, &mut walk, step)
 }
 
 /// Places `step.kid` a corridor away from its placed parent (when no
@@ -98,6 +113,9 @@ fn corridor_child(ctx: &mut Ctx, canvas: &mut Canvas, walk: &mut Walk, step: Ste
     }
     false
 }
+
+/// Other templates of the first room [`grow_on`] tries before a corridor.
+const REPICKS: usize = 8;
 
 /// Corridor placements of the first room tried by [`grow_on`].
 const CORRIDOR_STARTS: usize = 3;
@@ -269,4 +287,50 @@ fn place_child(ctx: &mut Ctx, canvas: &mut Canvas, walk: &mut Walk, step: Step) 
         }
     }
     walk.corridors && ctx.budget > 0 && corridor_child(ctx, canvas, walk, step)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::LinkKind;
+    use crate::layout::fixture::Fixture;
+
+    /// What [`grow_on`] made of the fixture's guest, given the template
+    /// `template` and a corridor wall `gap` tiles beyond the tile in front
+    /// of the host's east door: the shape placed, the shape the node now
+    /// has, and how the link was made (`None` when it failed).
+    fn grow_guest(template: &str, gap: i32) -> Option<(usize, usize, LinkKind)> {
+        let fx = Fixture::new();
+        let mut ctx = fx.ctx();
+        let (h, g, edge) = fx.link();
+        ctx.shape_of[g.index()] = Some(fx.template(template));
+        let mut map = Canvas::default();
+        map.add_room(ctx.shapes, h, fx.shape(h), Pos::new(0, 0));
+        let wall: Vec<Pos> = (-4..=8).map(|y| Pos::new(5 + gap, y)).collect();
+        map.add_corridor(&wall);
+        let comp = Composite {
+            kind: crate::graph::CompositeKind::Tree,
+            nodes: vec![g],
+            edges: Vec::new(),
+        };
+        if !grow_on(&mut ctx, &mut map, &comp, h, g, edge) {
+            return None;
+        }
+        let link = map.links.iter().find(|l| l.edge == edge)?;
+        let now = ctx.shape_of[g.index()]?;
+        Some((map.room_of(g)?.shape, now, link.kind))
+    }
+
+    #[test]
+    fn a_first_room_too_big_for_the_gap_takes_another_template_with_a_door() {
+        // The guest is 5 tiles wide, the nook 4: only the nook fits.
+        let nook = Fixture::new().template("nook");
+        assert_eq!(grow_guest("guest", 4), Some((nook, nook, LinkKind::Door)));
+    }
+
+    #[test]
+    fn a_first_room_keeps_its_template_when_it_fits() {
+        let guest = Fixture::new().template("guest");
+        assert_eq!(grow_guest("guest", 5), Some((guest, guest, LinkKind::Door)));
+    }
 }
