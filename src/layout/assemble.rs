@@ -4,10 +4,10 @@
 //! a corridor from the host can reach); links between rooms already on the
 //! map get an A* corridor.
 
-use petgraph::graph::{EdgeIndex, NodeIndex};
+use petgraph::graph::EdgeIndex;
 
 use super::canvas::Canvas;
-use super::context::{Ctx, exit_cell};
+use super::context::{Ctx, Join, exit_cell};
 use super::corridor::{link_corridor, link_direct};
 use crate::geom::Pos;
 
@@ -15,18 +15,12 @@ use crate::geom::Pos;
 /// alignment fits.
 const STRAIGHT_EXTRA: u32 = 6;
 
-/// Moves `part` onto `map` so that `edge` between `host` (on the map) and
-/// `anchor` (on `part`) is realised: the two exits touching, or failing that
-/// a short straight corridor apart. Returns false when no placement fits.
-pub fn attach(
-    ctx: &mut Ctx,
-    map: &mut Canvas,
-    part: &Canvas,
-    host: NodeIndex,
-    anchor: NodeIndex,
-    edge: EdgeIndex,
-) -> bool {
-    let (hi, ai, host_exits, anchor_exits) = link_ends(ctx, map, part, host, anchor, edge);
+/// Moves `part` onto `map` so that `join` (its host on the map, its anchor
+/// on `part`) is realised: the two exits touching, or failing that a short
+/// straight corridor apart. Returns false when no placement fits.
+pub fn attach(ctx: &mut Ctx, map: &mut Canvas, part: &Canvas, join: Join) -> bool {
+    let edge = join.edge;
+    let (hi, ai, host_exits, anchor_exits) = link_ends(ctx, map, part, join);
     let centre = |c: &Canvas| {
         c.bounds(ctx.shapes).map_or((0.0, 0.0), |(lo, hi)| {
             (f64::from(lo.x + hi.x) / 2.0, f64::from(lo.y + hi.y) / 2.0)
@@ -97,14 +91,12 @@ pub fn attach(
 }
 
 /// Indices of the host (on the map) and anchor (on the part) rooms, and the
-/// exits of each that may serve `edge`.
+/// exits of each that may serve the edge of `join`.
 fn link_ends(
     ctx: &Ctx,
     map: &Canvas,
     part: &Canvas,
-    host: NodeIndex,
-    anchor: NodeIndex,
-    edge: EdgeIndex,
+    Join { host, anchor, edge }: Join,
 ) -> (usize, usize, Vec<usize>, Vec<usize>) {
     let hi = map.index_of(host).expect("host on map");
     let ai = part.index_of(anchor).expect("anchor on part");
@@ -134,11 +126,9 @@ fn sampled_link_ends(
     ctx: &mut Ctx,
     map: &Canvas,
     part: &Canvas,
-    host: NodeIndex,
-    anchor: NodeIndex,
-    edge: EdgeIndex,
+    join: Join,
 ) -> (usize, usize, Vec<usize>, Vec<usize>) {
-    let (hi, ai, mut host_exits, mut anchor_exits) = link_ends(ctx, map, part, host, anchor, edge);
+    let (hi, ai, mut host_exits, mut anchor_exits) = link_ends(ctx, map, part, join);
     for exits in [&mut host_exits, &mut anchor_exits] {
         if exits.len() > CORRIDOR_EXITS {
             ctx.rng.shuffle(exits);
@@ -164,18 +154,16 @@ pub enum Reach {
 /// only when everything else failed.
 const FAR_TRIALS: usize = 32;
 
-/// Moves `part` near `host` (any exit directions, within `reach`) and joins
-/// the two exits with an A* corridor.
+/// Moves `part` near the host of `join` (any exit directions, within
+/// `reach`) and joins the two exits with an A* corridor.
 pub fn attach_by_corridor(
     ctx: &mut Ctx,
     map: &mut Canvas,
     part: &Canvas,
-    host: NodeIndex,
-    anchor: NodeIndex,
-    edge: EdgeIndex,
+    join: Join,
     reach: Reach,
 ) -> bool {
-    let (hi, ai, host_exits, anchor_exits) = sampled_link_ends(ctx, map, part, host, anchor, edge);
+    let (hi, ai, host_exits, anchor_exits) = sampled_link_ends(ctx, map, part, join);
     let (min, max) = (ctx.params.corridor.0, ctx.params.corridor.1);
     let (jitter, limit) = match reach {
         Reach::Near => (4.0, CORRIDOR_TRIALS),
@@ -233,7 +221,7 @@ pub fn attach_by_corridor(
         }
     }
     ctx.budget = ctx.budget.saturating_sub(trials.len() as u64 / 8);
-    try_corridor_trials(ctx, map, part, (hi, ai), edge, trials, limit)
+    try_corridor_trials(ctx, map, part, (hi, ai), join.edge, trials, limit)
 }
 
 /// A way to attach a part by corridor: sort key, host exit, anchor exit,
@@ -310,7 +298,12 @@ mod tests {
     fn a_part_goes_a_long_corridor_away_only_when_reaching_far() {
         let fx = Fixture::new();
         let mut ctx = fx.ctx();
-        let (h, g, edge) = fx.link();
+        let join = fx.link();
+        let Join {
+            host: h,
+            anchor: g,
+            edge,
+        } = join;
         let mut map = Canvas::default();
         map.add_room(ctx.shapes, h, fx.shape(h), Pos::new(0, 0));
         // A channel one tile wide from the host's door (front at (5, 2))
@@ -328,9 +321,7 @@ mod tests {
             &mut ctx,
             &mut map,
             &part,
-            h,
-            g,
-            edge,
+            join,
             Reach::Near
         ));
         assert_eq!(
@@ -342,9 +333,7 @@ mod tests {
             &mut ctx,
             &mut map,
             &part,
-            h,
-            g,
-            edge,
+            join,
             Reach::Far
         ));
 

@@ -11,6 +11,18 @@ use crate::graph::{EdgeKind, LevelGraph};
 use crate::rng::Rng;
 use crate::rooms::ExitKind;
 
+/// A link between composites being made: `edge` joins `host`, a room
+/// already on the map, and `anchor`, a room of the composite being joined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Join {
+    /// The room on the map.
+    pub host: NodeIndex,
+    /// The room of the composite being joined.
+    pub anchor: NodeIndex,
+    /// The edge between them.
+    pub edge: EdgeIndex,
+}
+
 /// Read-only inputs of one layout attempt, plus its budget and random source.
 pub struct Ctx<'a> {
     /// The expanded graph.

@@ -3,10 +3,10 @@
 //! by one edge. The guest's category has two templates with the same door:
 //! `guest` (5 tiles wide) and `nook` (4 tiles wide).
 
-use petgraph::graph::{EdgeIndex, NodeIndex};
+use petgraph::graph::NodeIndex;
 
 use super::ShapeTable;
-use super::context::Ctx;
+use super::context::{Ctx, Join};
 use crate::SourceFile;
 use crate::flow::LayoutParams;
 use crate::graph::LevelGraph;
@@ -62,10 +62,11 @@ impl Fixture {
     }
 
     /// The host, the guest and the edge between them.
-    pub fn link(&self) -> (NodeIndex, NodeIndex, EdgeIndex) {
-        let h = self.level.find("h").expect("h");
-        let g = self.level.find("g").expect("g");
-        (h, g, self.level.graph.find_edge(h, g).expect("edge"))
+    pub fn link(&self) -> Join {
+        let host = self.level.find("h").expect("h");
+        let anchor = self.level.find("g").expect("g");
+        let edge = self.level.graph.find_edge(host, anchor).expect("edge");
+        Join { host, anchor, edge }
     }
 
     /// The shape of the template called `name`.

@@ -6,7 +6,7 @@
 use petgraph::graph::{EdgeIndex, NodeIndex};
 
 use super::canvas::Canvas;
-use super::context::{Candidate, Ctx, exit_cell};
+use super::context::{Candidate, Ctx, Join, exit_cell};
 use super::corridor::{Joint, connect, direct_pair, link_direct};
 use super::failure::Failure;
 use super::tree::place_root;
@@ -18,14 +18,14 @@ use rustc_hash::FxHashSet;
 const CLOSING_TRIES: usize = 6;
 
 /// Lays out a loop composite, rebuilding it up to `loop_rebuilds` times.
-/// With `link` (anchor, host, edge), a layout is kept only when the host's
-/// room could be placed against the anchor on it: a composite that walls in
-/// the room it joins by can never be attached.
+/// With `join`, a layout is kept only when the host's room could be placed
+/// against the anchor on it: a composite that walls in the room it joins
+/// by can never be attached.
 pub fn layout_loop(
     ctx: &mut Ctx,
     ears: &[Ear],
     index: usize,
-    link: Option<(NodeIndex, NodeIndex, EdgeIndex)>,
+    join: Option<Join>,
 ) -> Result<Canvas, Failure> {
     let first = ears[0].nodes[0];
     let mut stuck = (first, "");
@@ -42,7 +42,7 @@ pub fn layout_loop(
             .iter()
             .try_for_each(|ear| grow_ear(ctx, &mut canvas, ear))
         {
-            Ok(()) if ctx.composite_open(&canvas) && admits(ctx, &canvas, link) => {
+            Ok(()) if ctx.composite_open(&canvas) && admits(ctx, &canvas, join) => {
                 return Ok(canvas);
             }
             Ok(()) => stuck = (first, "left open for its links"),
@@ -68,30 +68,24 @@ pub fn layout_loop(
     })
 }
 
-/// Whether the room of `host` could be placed against `anchor` on `canvas`
-/// through `edge` (always, without a link).
-fn admits(ctx: &mut Ctx, canvas: &Canvas, link: Option<(NodeIndex, NodeIndex, EdgeIndex)>) -> bool {
-    link.is_none_or(|(anchor, host, edge)| {
-        let ai = canvas.index_of(anchor).expect("anchor laid out");
-        !ctx.attach_candidates(canvas, ai, host, edge).is_empty()
+/// Whether the host's room of `join` could be placed against its anchor on
+/// `canvas` (always, without a join).
+fn admits(ctx: &mut Ctx, canvas: &Canvas, join: Option<Join>) -> bool {
+    join.is_none_or(|j| {
+        let ai = canvas.index_of(j.anchor).expect("anchor laid out");
+        !ctx.attach_candidates(canvas, ai, j.host, j.edge).is_empty()
     })
 }
 
 /// Placements of the anchor tried by [`grow_on`].
 const IN_PLACE_STARTS: usize = 4;
 
-/// Grows a loop composite straight onto the map: `anchor` against the
-/// placed `host` through `edge`, then the composite's ears re-ordered to
+/// Grows a loop composite straight onto the map: the anchor of `join`
+/// against its placed host, then the composite's ears re-ordered to
 /// start at the anchor ([`ears_from`]), room by room, so the loop bends
 /// around what the map already holds. Leaves the map unchanged on failure.
-pub fn grow_on(
-    ctx: &mut Ctx,
-    map: &mut Canvas,
-    comp: &Composite,
-    host: NodeIndex,
-    anchor: NodeIndex,
-    edge: EdgeIndex,
-) -> bool {
+pub fn grow_on(ctx: &mut Ctx, map: &mut Canvas, comp: &Composite, join: Join) -> bool {
+    let Join { host, anchor, edge } = join;
     let Some(ears) = ears_from(ctx.level, comp, anchor) else {
         return false;
     };
@@ -386,14 +380,15 @@ mod tests {
     fn a_composite_admits_its_host_only_when_the_anchor_is_not_walled_in() {
         let fx = Fixture::new();
         let mut ctx = fx.ctx();
-        let (h, g, edge) = fx.link();
+        let join = fx.link();
+        let g = join.anchor;
         // The composite: the guest alone, its door to the west at (0, 2).
         let mut canvas = Canvas::default();
         canvas.add_room(ctx.shapes, g, fx.shape(g), Pos::new(0, 0));
         assert!(admits(&mut ctx, &canvas, None), "no link, nothing to admit");
-        assert!(admits(&mut ctx, &canvas, Some((g, h, edge))));
+        assert!(admits(&mut ctx, &canvas, Some(join)));
         // A corridor tile where the host would stand in front of that door.
         canvas.add_corridor(&[Pos::new(-3, 2)]);
-        assert!(!admits(&mut ctx, &canvas, Some((g, h, edge))));
+        assert!(!admits(&mut ctx, &canvas, Some(join)));
     }
 }

@@ -35,7 +35,7 @@ use crate::flow::LayoutParams;
 use crate::graph::{CompositeKind, Decomposition, LevelGraph};
 use crate::rng::Rng;
 use assemble::Reach;
-use context::Ctx;
+use context::{Ctx, Join};
 
 /// Candidate placements one layout attempt may evaluate before giving up.
 pub const ATTEMPT_BUDGET: u64 = 400_000;
@@ -182,7 +182,12 @@ fn attach_all(
             mark: island.mark(),
         };
         placed[comp] = true;
-        match attach_composite(ctx, d, island, comp, host, anchor, e) {
+        let join = Join {
+            host,
+            anchor,
+            edge: e,
+        };
+        match attach_composite(ctx, d, island, comp, join) {
             Ok(()) => history.push(before),
             Err(f) => {
                 undo(ctx, island, placed, &before);
@@ -222,20 +227,18 @@ fn undo(ctx: &Ctx, island: &mut Canvas, placed: &mut [bool], step: &Attached) {
     placed[step.composite] = false;
 }
 
-/// Lays out composite `c` on its own canvas, from `root`; `link`, when it
-/// is to join a room on the map, names that room and the edge.
+/// Lays out composite `c` on its own canvas, from `root` (the anchor of
+/// `join`, when it is to join a room on the map).
 fn lay_out(
     ctx: &mut Ctx,
     d: &Decomposition,
     c: usize,
     root: NodeIndex,
-    link: Option<(NodeIndex, EdgeIndex)>,
+    join: Option<Join>,
 ) -> Result<Canvas, Failure> {
     let comp = &d.composites[c];
     match &comp.kind {
-        CompositeKind::Loop(ears) => {
-            loops::layout_loop(ctx, ears, c, link.map(|(host, edge)| (root, host, edge)))
-        }
+        CompositeKind::Loop(ears) => loops::layout_loop(ctx, ears, c, join),
         CompositeKind::Tree => tree::layout_tree(ctx, comp, c, root),
     }
 }
@@ -243,38 +246,35 @@ fn lay_out(
 /// Rebuilds of a composite tried when its canvas fits nowhere on the map.
 const ATTACH_REBUILDS: usize = 2;
 
-/// Attaches composite `c` to the map through `edge` (from `host`, on the
-/// map, to `anchor`, in `c`): a tree grows room by room against the host;
+/// Attaches composite `c` to the map through `join` (its host on the map,
+/// its anchor in `c`): a tree grows room by room against the host;
 /// failing that, the composite is laid out alone (up to [`ATTACH_REBUILDS`]
 /// times) and moved so the link is a door or a short corridor; a loop then
 /// grows ear by ear against the host; last, the composite goes anywhere a
 /// corridor from the host can reach.
-#[allow(clippy::too_many_arguments)]
 fn attach_composite(
     ctx: &mut Ctx,
     d: &Decomposition,
     map: &mut Canvas,
     c: usize,
-    host: NodeIndex,
-    anchor: NodeIndex,
-    edge: EdgeIndex,
+    join: Join,
 ) -> Result<(), Failure> {
     let comp = &d.composites[c];
-    if comp.kind == CompositeKind::Tree && tree::grow_on(ctx, map, comp, host, anchor, edge) {
+    if comp.kind == CompositeKind::Tree && tree::grow_on(ctx, map, comp, join) {
         return Ok(());
     }
     let mut gave_up = None;
     let mut last_part = None;
     for _ in 0..ATTACH_REBUILDS {
-        let part = match lay_out(ctx, d, c, anchor, Some((host, edge))) {
+        let part = match lay_out(ctx, d, c, join.anchor, Some(join)) {
             Ok(part) => part,
             Err(f) => {
                 gave_up = Some(f);
                 break;
             }
         };
-        if assemble::attach(ctx, map, &part, host, anchor, edge)
-            || assemble::attach_by_corridor(ctx, map, &part, host, anchor, edge, Reach::Near)
+        if assemble::attach(ctx, map, &part, join)
+            || assemble::attach_by_corridor(ctx, map, &part, join, Reach::Near)
         {
             return Ok(());
         }
@@ -283,25 +283,23 @@ fn attach_composite(
             break;
         }
     }
-    if matches!(comp.kind, CompositeKind::Loop(_))
-        && loops::grow_on(ctx, map, comp, host, anchor, edge)
-    {
+    if matches!(comp.kind, CompositeKind::Loop(_)) && loops::grow_on(ctx, map, comp, join) {
         return Ok(());
     }
     if let Some(part) = last_part
-        && assemble::attach_by_corridor(ctx, map, &part, host, anchor, edge, Reach::Far)
+        && assemble::attach_by_corridor(ctx, map, &part, join, Reach::Far)
     {
         return Ok(());
     }
     Err(gave_up.unwrap_or_else(|| Failure {
         stage: "assembly",
         composite: c,
-        node: Some(anchor),
+        node: Some(join.anchor),
         reason: format!(
             "the composite of {} rooms around `{}` fits against no free exit of `{}`",
             d.composites[c].nodes.len(),
-            ctx.level.graph[anchor].id,
-            ctx.level.graph[host].id
+            ctx.level.graph[join.anchor].id,
+            ctx.level.graph[join.host].id
         ),
     }))
 }

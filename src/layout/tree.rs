@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use petgraph::graph::{EdgeIndex, NodeIndex};
 
 use super::canvas::Canvas;
-use super::context::{Ctx, exit_cell};
+use super::context::{Ctx, Join, exit_cell};
 use super::failure::Failure;
 use crate::geom::Pos;
 use crate::graph::Composite;
@@ -50,14 +50,8 @@ fn adjacency(ctx: &Ctx, comp: &Composite) -> Adjacency {
 /// template, up to [`REPICKS`] other templates are tried for it (a door
 /// beats a corridor); failing that, it is placed a corridor away and the
 /// rest grows from it.
-pub fn grow_on(
-    ctx: &mut Ctx,
-    map: &mut Canvas,
-    comp: &Composite,
-    host: NodeIndex,
-    anchor: NodeIndex,
-    edge: EdgeIndex,
-) -> bool {
+pub fn grow_on(ctx: &mut Ctx, map: &mut Canvas, comp: &Composite, join: Join) -> bool {
+    let Join { host, anchor, edge } = join;
     let mut walk = Walk {
         adj: adjacency(ctx, comp),
         deepest: anchor,
@@ -95,13 +89,16 @@ fn corridor_child(ctx: &mut Ctx, canvas: &mut Canvas, walk: &mut Walk, step: Ste
             return false;
         }
         let mark = canvas.mark();
+        let join = Join {
+            host: parent,
+            anchor: kid,
+            edge,
+        };
         if !super::assemble::attach_by_corridor(
             ctx,
             canvas,
             &alone,
-            parent,
-            kid,
-            edge,
+            join,
             super::assemble::Reach::Near,
         ) {
             continue;
@@ -302,7 +299,12 @@ mod tests {
     fn grow_guest(template: &str, gap: i32) -> Option<(usize, usize, LinkKind)> {
         let fx = Fixture::new();
         let mut ctx = fx.ctx();
-        let (h, g, edge) = fx.link();
+        let join = fx.link();
+        let Join {
+            host: h,
+            anchor: g,
+            edge,
+        } = join;
         ctx.shape_of[g.index()] = Some(fx.template(template));
         let mut map = Canvas::default();
         map.add_room(ctx.shapes, h, fx.shape(h), Pos::new(0, 0));
@@ -313,7 +315,7 @@ mod tests {
             nodes: vec![g],
             edges: Vec::new(),
         };
-        if !grow_on(&mut ctx, &mut map, &comp, h, g, edge) {
+        if !grow_on(&mut ctx, &mut map, &comp, join) {
             return None;
         }
         let link = map.links.iter().find(|l| l.edge == edge)?;
