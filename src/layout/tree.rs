@@ -300,11 +300,7 @@ mod tests {
         let fx = Fixture::new();
         let mut ctx = fx.ctx();
         let join = fx.link();
-        let Join {
-            host: h,
-            anchor: g,
-            edge,
-        } = join;
+        let (h, g, edge) = (join.host, join.anchor, join.edge);
         ctx.shape_of[g.index()] = Some(fx.template(template));
         let mut map = Canvas::default();
         map.add_room(ctx.shapes, h, fx.shape(h), Pos::new(0, 0));
