@@ -11,6 +11,11 @@ use crate::graph::{EdgeKind, LevelGraph};
 use crate::rng::Rng;
 use crate::rooms::ExitKind;
 
+/// Other templates tried for the first room of a composite grown onto the
+/// map when its own fits against no exit of its host (a door beats a
+/// corridor, and a crowded host may still take a smaller room).
+pub const ANCHOR_REPICKS: usize = 8;
+
 /// A link between composites being made: `edge` joins `host`, a room
 /// already on the map, and `anchor`, a room of the composite being joined.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

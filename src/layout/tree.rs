@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use petgraph::graph::{EdgeIndex, NodeIndex};
 
 use super::canvas::Canvas;
-use super::context::{Ctx, Join, exit_cell};
+use super::context::{ANCHOR_REPICKS, Ctx, Join, exit_cell};
 use super::failure::Failure;
 use crate::geom::Pos;
 use crate::graph::Composite;
@@ -47,7 +47,7 @@ fn adjacency(ctx: &Ctx, comp: &Composite) -> Adjacency {
 /// against the placed `host` through `edge`: room by room, so each room can
 /// take whatever free space the map has. Leaves the map unchanged on failure.
 /// When the first room fits against no exit of the host with its own
-/// template, up to [`REPICKS`] other templates are tried for it (a door
+/// template, up to [`ANCHOR_REPICKS`] other templates are tried for it (a door
 /// beats a corridor); failing that, it is placed a corridor away and the
 /// rest grows from it.
 pub fn grow_on(ctx: &mut Ctx, map: &mut Canvas, comp: &Composite, join: Join) -> bool {
@@ -68,7 +68,7 @@ pub fn grow_on(ctx: &mut Ctx, map: &mut Canvas, comp: &Composite, join: Join) ->
     // Another template of the first room may fit where its own does not:
     // a door is better than a corridor.
     let own = ctx.shape_of[anchor.index()];
-    for s in ctx.other_templates(anchor, REPICKS) {
+    for s in ctx.other_templates(anchor, ANCHOR_REPICKS) {
         ctx.shape_of[anchor.index()] = Some(s);
         if place_child(ctx, map, &mut walk, step) {
             return true;
@@ -110,9 +110,6 @@ fn corridor_child(ctx: &mut Ctx, canvas: &mut Canvas, walk: &mut Walk, step: Ste
     }
     false
 }
-
-/// Other templates of the first room [`grow_on`] tries before a corridor.
-const REPICKS: usize = 8;
 
 /// Corridor placements of the first room tried by [`grow_on`].
 const CORRIDOR_STARTS: usize = 3;
