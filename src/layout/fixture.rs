@@ -26,18 +26,25 @@ pub struct Fixture {
 }
 
 impl Fixture {
+    /// The two-room project.
     pub fn new() -> Self {
+        Self::with(ROOMS, FLOW)
+    }
+
+    /// Another small project: room templates `rooms` and a flow `flow`
+    /// (whose host is `h` and guest `g`).
+    pub fn with(rooms: &str, flow: &str) -> Self {
         let source = |name: &str, text: &str, kind| Source {
             file: SourceFile::new(name, text),
             kind,
             bundled: false,
         };
         let project = Project::from_layers(vec![vec![
-            source("rooms.yaml", ROOMS, FileKind::Room),
-            source("pair.yaml", FLOW, FileKind::Flow),
+            source("rooms.yaml", rooms, FileKind::Room),
+            source("flow.yaml", flow, FileKind::Flow),
         ]]);
         assert!(!project.has_errors(), "{:?}", project.diagnostics);
-        let flow = project.flow("pair").expect("flow");
+        let flow = project.flows.values().next().expect("a flow");
         let level =
             crate::expand::expand(flow, &project.library, 1, &Default::default()).expect("expands");
         let table = ShapeTable::new(&project.library);

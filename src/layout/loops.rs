@@ -390,7 +390,49 @@ fn close_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::graph::{CompositeKind, decompose};
     use crate::layout::fixture::Fixture;
+
+    /// A host open to the east, and two templates for the rooms of a loop:
+    /// `wide` (6 tiles) and `narrow` (4), each with a door on every side,
+    /// the west one on the host's door row.
+    const LOOP_ROOMS: &str = "rooms:\n  - name: host\n    category: entrance\n    art: |\n      #####\n      #...#\n      #...A\n      #...#\n      #####\n  - name: wide\n    category: normal\n    art: |\n      ##B###\n      #....#\n      A....C\n      #....#\n      ##D###\n  - name: narrow\n    category: normal\n    art: |\n      #B##\n      #..#\n      A..C\n      #..#\n      #D##\n";
+
+    /// The host joined to a loop of three rooms.
+    const LOOP_FLOW: &str = "name: ring\nlayout: { reuse_templates: true }\nnodes:\n  h: entrance\n  g: normal\n  a: normal\n  b: normal\nedges:\n  - h -> g\n  - g -> a\n  - a -> b\nloops:\n  - b <-> g\n";
+
+    #[test]
+    fn a_loop_grown_in_place_gives_its_anchor_a_template_that_fits() {
+        let fx = Fixture::with(LOOP_ROOMS, LOOP_FLOW);
+        let mut ctx = fx.ctx();
+        let join = fx.link();
+        let (wide, narrow) = (fx.template("wide"), fx.template("narrow"));
+        ctx.shape_of[join.anchor.index()] = Some(wide);
+        let d = decompose(&fx.level);
+        let comp = d
+            .composites
+            .iter()
+            .find(|c| matches!(c.kind, CompositeKind::Loop(_)))
+            .expect("a loop composite");
+        // The host, and a corridor wall 4 tiles past the tile in front of
+        // its door, along the door's rows only: the wide room cannot stand
+        // there, the narrow one can, and the rest of the loop has room.
+        let mut map = Canvas::default();
+        map.add_room(ctx.shapes, join.host, fx.shape(join.host), Pos::new(0, 0));
+        let wall: Vec<Pos> = (0..=4).map(|y| Pos::new(9, y)).collect();
+        map.add_corridor(&wall);
+        assert!(grow_on(&mut ctx, &mut map, comp, join));
+        assert_eq!(map.room_of(join.anchor).expect("placed").shape, narrow);
+        let door = map
+            .links
+            .iter()
+            .find(|l| l.edge == join.edge)
+            .expect("link");
+        assert_eq!(door.kind, crate::layout::LinkKind::Door);
+        for n in [&comp.nodes[..], &[join.host]].concat() {
+            assert!(map.room_of(n).is_some(), "every room of the loop is placed");
+        }
+    }
 
     #[test]
     fn a_composite_admits_its_host_only_when_the_anchor_is_not_walled_in() {
