@@ -103,7 +103,9 @@ pub fn edge_lists(level: &LevelGraph) -> Vec<Vec<EdgeIndex>> {
 }
 
 impl Ctx<'_> {
-    fn in_use(&self, shape: usize) -> bool {
+    /// Whether a node already has template `shape` and the flow uses each
+    /// template once.
+    pub fn in_use(&self, shape: usize) -> bool {
         !self.params.reuse_templates && self.shape_of.contains(&Some(shape))
     }
 }
@@ -362,6 +364,29 @@ impl Ctx<'_> {
             }
         }
         out
+    }
+
+    /// [`Ctx::attach_candidates`] for `node` with the first of up to
+    /// [`ANCHOR_REPICKS`] other templates of its kind that has any: the
+    /// node keeps that template. Without one, the node keeps its own and
+    /// the list is empty.
+    pub fn candidates_in_other_template(
+        &mut self,
+        canvas: &Canvas,
+        host: usize,
+        node: NodeIndex,
+        edge: EdgeIndex,
+    ) -> Vec<Candidate> {
+        let own = self.shape_of[node.index()];
+        for s in self.other_templates(node, ANCHOR_REPICKS) {
+            self.shape_of[node.index()] = Some(s);
+            let cands = self.attach_candidates(canvas, host, node, edge);
+            if !cands.is_empty() {
+                return cands;
+            }
+        }
+        self.shape_of[node.index()] = own;
+        Vec::new()
     }
 
     /// Places `node` as described by `c`, realising `edge` as a door.

@@ -6,7 +6,7 @@
 use petgraph::graph::{EdgeIndex, NodeIndex};
 
 use super::canvas::Canvas;
-use super::context::{ANCHOR_REPICKS, Candidate, Ctx, Join, exit_cell};
+use super::context::{Candidate, Ctx, Join, exit_cell};
 use super::corridor::{Joint, connect, direct_pair, link_direct};
 use super::failure::Failure;
 use super::tree::place_root;
@@ -84,7 +84,8 @@ const IN_PLACE_STARTS: usize = 4;
 /// against its placed host, then the composite's ears re-ordered to
 /// start at the anchor ([`ears_from`]), room by room, so the loop bends
 /// around what the map already holds. When the anchor fits against no exit
-/// of the host, up to [`ANCHOR_REPICKS`] other templates are tried for it.
+/// of the host, up to [`ANCHOR_REPICKS`](super::context::ANCHOR_REPICKS) other
+/// templates are tried for it.
 /// Leaves the map unchanged on failure.
 pub fn grow_on(ctx: &mut Ctx, map: &mut Canvas, comp: &Composite, join: Join) -> bool {
     let Join { host, anchor, edge } = join;
@@ -96,17 +97,7 @@ pub fn grow_on(ctx: &mut Ctx, map: &mut Canvas, comp: &Composite, join: Join) ->
     let mut cands = ctx.attach_candidates(map, hi, anchor, edge);
     if cands.is_empty() {
         // Another template of the anchor may fit where its own does not.
-        let own = ctx.shape_of[anchor.index()];
-        for s in ctx.other_templates(anchor, ANCHOR_REPICKS) {
-            ctx.shape_of[anchor.index()] = Some(s);
-            cands = ctx.attach_candidates(map, hi, anchor, edge);
-            if !cands.is_empty() {
-                break;
-            }
-        }
-        if cands.is_empty() {
-            ctx.shape_of[anchor.index()] = own;
-        }
+        cands = ctx.candidates_in_other_template(map, hi, anchor, edge);
     }
     for c in &mut cands {
         c.score = ctx.rng.unit();

@@ -69,12 +69,20 @@ pub fn grow_on(ctx: &mut Ctx, map: &mut Canvas, comp: &Composite, join: Join) ->
     // a door is better than a corridor.
     let own = ctx.shape_of[anchor.index()];
     for s in ctx.other_templates(anchor, ANCHOR_REPICKS) {
+        // A room of the subtree may have taken it since (templates are
+        // used once unless the flow reuses them).
+        if ctx.in_use(s) {
+            continue;
+        }
         ctx.shape_of[anchor.index()] = Some(s);
         if place_child(ctx, map, &mut walk, step) {
             return true;
         }
     }
-    ctx.shape_of[anchor.index()] = own;
+    // Back to its own template, unless a room of the subtree took it.
+    if own.is_some_and(|t| !ctx.in_use(t)) {
+        ctx.shape_of[anchor.index()] = own;
+    }
     corridor_child(ctx, map, &mut walk, step)
 }
 
@@ -206,12 +214,17 @@ const HUB_DEPTH: i32 = 5;
 const HUB_SCORED: usize = 48;
 
 /// Places `step.kid` against its parent door to door, trying the best
-/// placements (back-tracking over its subtree), then, in a last rebuild, a
+/// placements (back-tracking over its subtree; with no placement at all, up
+/// to [`ANCHOR_REPICKS`] other templates first), then, in a last rebuild, a
 /// corridor away. Leaves the canvas unchanged on failure.
 fn place_child(ctx: &mut Ctx, canvas: &mut Canvas, walk: &mut Walk, step: Step) -> bool {
     let Step { parent, kid, edge } = step;
     let host = canvas.index_of(parent).expect("placed");
     let mut cands = ctx.attach_candidates(canvas, host, kid, edge);
+    if cands.is_empty() {
+        // Other templates of its kind before the tree gives up on it.
+        cands = ctx.candidates_in_other_template(canvas, host, kid, edge);
+    }
     if cands.is_empty() {
         walk.deepest = kid;
         return walk.corridors && corridor_child(ctx, canvas, walk, step);
