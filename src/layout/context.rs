@@ -11,10 +11,10 @@ use crate::graph::{EdgeKind, LevelGraph};
 use crate::rng::Rng;
 use crate::rooms::ExitKind;
 
-/// Other templates tried for the first room of a composite grown onto the
-/// map when its own fits against no exit of its host (a door beats a
-/// corridor, and a crowded host may still take a smaller room).
-pub const ANCHOR_REPICKS: usize = 8;
+/// Other templates tried for a room that fits against no exit of the room
+/// it joins with its own (a door beats a corridor, and a crowded host may
+/// still take a smaller room).
+pub const TEMPLATE_REPICKS: usize = 8;
 
 /// A link between composites being made: `edge` joins `host`, a room
 /// already on the map, and `anchor`, a room of the composite being joined.
@@ -366,19 +366,23 @@ impl Ctx<'_> {
         out
     }
 
-    /// [`Ctx::attach_candidates`] for `node` with the first of up to
-    /// [`ANCHOR_REPICKS`] other templates of its kind that has any: the
-    /// node keeps that template. Without one, the node keeps its own and
-    /// the list is empty.
-    pub fn candidates_in_other_template(
+    /// [`Ctx::attach_candidates`]; when there are none, those of the first
+    /// of up to [`TEMPLATE_REPICKS`] other templates of its kind that has
+    /// any, and `node` keeps that template. Without one, `node` keeps its
+    /// own and the list is empty.
+    pub fn candidates_or_other_template(
         &mut self,
         canvas: &Canvas,
         host: usize,
         node: NodeIndex,
         edge: EdgeIndex,
     ) -> Vec<Candidate> {
+        let cands = self.attach_candidates(canvas, host, node, edge);
+        if !cands.is_empty() {
+            return cands;
+        }
         let own = self.shape_of[node.index()];
-        for s in self.other_templates(node, ANCHOR_REPICKS) {
+        for s in self.other_templates(node, TEMPLATE_REPICKS) {
             self.shape_of[node.index()] = Some(s);
             let cands = self.attach_candidates(canvas, host, node, edge);
             if !cands.is_empty() {
@@ -474,8 +478,7 @@ impl Ctx<'_> {
     /// templates and connectors are kept.
     pub fn repick(&mut self, nodes: &[NodeIndex]) {
         for &n in nodes {
-            if self.shape_of[n.index()].is_none() || self.fixed[n.index()] || !self.rng.chance(0.5)
-            {
+            if !self.repickable(n) || !self.rng.chance(0.5) {
                 continue;
             }
             let (options, weights) = self.repick_options(n);
@@ -489,7 +492,7 @@ impl Ctx<'_> {
     /// picks from), drawn by weight without repeats; none for a fixed
     /// template or a connector.
     pub fn other_templates(&mut self, node: NodeIndex, k: usize) -> Vec<usize> {
-        if self.shape_of[node.index()].is_none() || self.fixed[node.index()] {
+        if !self.repickable(node) {
             return Vec::new();
         }
         let (mut options, mut weights) = self.repick_options(node);
@@ -502,6 +505,12 @@ impl Ctx<'_> {
             weights.swap_remove(i);
         }
         out
+    }
+
+    /// Whether `node` may change template: it has one (not a connector) and
+    /// the flow did not fix it.
+    fn repickable(&self, node: NodeIndex) -> bool {
+        self.shape_of[node.index()].is_some() && !self.fixed[node.index()]
     }
 
     /// The unused templates other than its own that `node` may take, with

@@ -84,7 +84,7 @@ const IN_PLACE_STARTS: usize = 4;
 /// against its placed host, then the composite's ears re-ordered to
 /// start at the anchor ([`ears_from`]), room by room, so the loop bends
 /// around what the map already holds. When the anchor fits against no exit
-/// of the host, up to [`ANCHOR_REPICKS`](super::context::ANCHOR_REPICKS) other
+/// of the host, up to [`TEMPLATE_REPICKS`](super::context::TEMPLATE_REPICKS) other
 /// templates are tried for it.
 /// Leaves the map unchanged on failure.
 pub fn grow_on(ctx: &mut Ctx, map: &mut Canvas, comp: &Composite, join: Join) -> bool {
@@ -94,11 +94,8 @@ pub fn grow_on(ctx: &mut Ctx, map: &mut Canvas, comp: &Composite, join: Join) ->
     };
     let hi = map.index_of(host).expect("host on map");
     let mark = map.mark();
-    let mut cands = ctx.attach_candidates(map, hi, anchor, edge);
-    if cands.is_empty() {
-        // Another template of the anchor may fit where its own does not.
-        cands = ctx.candidates_in_other_template(map, hi, anchor, edge);
-    }
+    // Another template of the anchor may fit where its own does not.
+    let mut cands = ctx.candidates_or_other_template(map, hi, anchor, edge);
     for c in &mut cands {
         c.score = ctx.rng.unit();
     }

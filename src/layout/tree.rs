@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use petgraph::graph::{EdgeIndex, NodeIndex};
 
 use super::canvas::Canvas;
-use super::context::{ANCHOR_REPICKS, Ctx, Join, exit_cell};
+use super::context::{Ctx, Join, TEMPLATE_REPICKS, exit_cell};
 use super::failure::Failure;
 use crate::geom::Pos;
 use crate::graph::Composite;
@@ -46,10 +46,11 @@ fn adjacency(ctx: &Ctx, comp: &Composite) -> Adjacency {
 /// Grows a tree composite straight onto the map, starting with `anchor`
 /// against the placed `host` through `edge`: room by room, so each room can
 /// take whatever free space the map has. Leaves the map unchanged on failure.
-/// When the first room fits against no exit of the host with its own
-/// template, up to [`ANCHOR_REPICKS`] other templates are tried for it (a door
-/// beats a corridor); failing that, it is placed a corridor away and the
-/// rest grows from it.
+/// A first room with no placement against the host takes another template
+/// as any tree room does ([`place_child`]); when every placement of it fails
+/// (its subtree included), up to [`TEMPLATE_REPICKS`] other templates are
+/// tried for it again (a door beats a corridor); failing that, it is placed
+/// a corridor away and the rest grows from it.
 pub fn grow_on(ctx: &mut Ctx, map: &mut Canvas, comp: &Composite, join: Join) -> bool {
     let Join { host, anchor, edge } = join;
     let mut walk = Walk {
@@ -68,7 +69,7 @@ pub fn grow_on(ctx: &mut Ctx, map: &mut Canvas, comp: &Composite, join: Join) ->
     // Another template of the first room may fit where its own does not:
     // a door is better than a corridor.
     let own = ctx.shape_of[anchor.index()];
-    for s in ctx.other_templates(anchor, ANCHOR_REPICKS) {
+    for s in ctx.other_templates(anchor, TEMPLATE_REPICKS) {
         // A room of the subtree may have taken it since (templates are
         // used once unless the flow reuses them).
         if ctx.in_use(s) {
@@ -215,16 +216,13 @@ const HUB_SCORED: usize = 48;
 
 /// Places `step.kid` against its parent door to door, trying the best
 /// placements (back-tracking over its subtree; with no placement at all, up
-/// to [`ANCHOR_REPICKS`] other templates first), then, in a last rebuild, a
+/// to [`TEMPLATE_REPICKS`] other templates first), then, in a last rebuild, a
 /// corridor away. Leaves the canvas unchanged on failure.
 fn place_child(ctx: &mut Ctx, canvas: &mut Canvas, walk: &mut Walk, step: Step) -> bool {
     let Step { parent, kid, edge } = step;
     let host = canvas.index_of(parent).expect("placed");
-    let mut cands = ctx.attach_candidates(canvas, host, kid, edge);
-    if cands.is_empty() {
-        // Other templates of its kind before the tree gives up on it.
-        cands = ctx.candidates_in_other_template(canvas, host, kid, edge);
-    }
+    // Other templates of its kind before the tree gives up on it.
+    let mut cands = ctx.candidates_or_other_template(canvas, host, kid, edge);
     if cands.is_empty() {
         walk.deepest = kid;
         return walk.corridors && corridor_child(ctx, canvas, walk, step);
