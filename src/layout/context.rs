@@ -159,6 +159,89 @@ pub fn free_exits<'s>(shape: &'s Shape, used: &'s [bool]) -> impl Iterator<Item 
     })
 }
 
+/// Free exits of a room, counted one per group: any, those that may be
+/// entered (not exit-only) and those that may be left (not entrance-only).
+struct FreeCounts {
+    counts: [usize; 3],
+    /// Per count, the groups it counted.
+    seen: [u128; 3],
+    /// Groups of the used exits.
+    taken: u128,
+}
+
+impl FreeCounts {
+    fn new(shape: &Shape, used: &[bool]) -> Self {
+        let taken = used_groups(shape, used);
+        let mut counts = [0usize; 3];
+        let mut seen = [0u128; 3];
+        for (e, &u) in shape.exits.iter().zip(used) {
+            let bit = e.group.map(group_bit);
+            if u || bit.is_some_and(|b| taken & b != 0) {
+                continue;
+            }
+            let fits = kind_counts(e.kind);
+            for k in 0..3 {
+                match bit {
+                    _ if !fits[k] => {}
+                    None => counts[k] += 1,
+                    Some(b) if seen[k] & b == 0 => {
+                        seen[k] |= b;
+                        counts[k] += 1;
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        Self {
+            counts,
+            seen,
+            taken,
+        }
+    }
+
+    /// The counts once exit `i` is taken too (its whole group with it).
+    fn without(&self, shape: &Shape, used: &[bool], i: usize) -> [usize; 3] {
+        let e = &shape.exits[i];
+        let mut c = self.counts;
+        let bit = e.group.map(group_bit);
+        if used[i] || bit.is_some_and(|b| self.taken & b != 0) {
+            return c;
+        }
+        let fits = kind_counts(e.kind);
+        for k in 0..3 {
+            let counted = match bit {
+                None => fits[k],
+                Some(b) => self.seen[k] & b != 0,
+            };
+            c[k] -= usize::from(counted);
+        }
+        c
+    }
+}
+
+/// Which of [`FreeCounts`]' counts an exit of `kind` adds to.
+fn kind_counts(kind: ExitKind) -> [bool; 3] {
+    [
+        true,
+        kind != ExitKind::ExitOnly,
+        kind != ExitKind::EntranceOnly,
+    ]
+}
+
+/// What a room's edges still to realise ask of its free exits.
+struct Needs {
+    all: usize,
+    parent: usize,
+    other: usize,
+}
+
+impl Needs {
+    /// Whether free exits counted as in [`FreeCounts`] meet these needs.
+    fn met(&self, counts: [usize; 3]) -> bool {
+        counts[0] >= self.all && (self.parent == 0 || counts[1] >= 1) && counts[2] >= self.other
+    }
+}
+
 /// Global cell of an exit's first tile.
 pub fn exit_cell(room: &PlacedRoom, e: &ShapeExit) -> Pos {
     Pos::new(room.pos.x + e.cells[0].x, room.pos.y + e.cells[0].y)
@@ -197,41 +280,43 @@ impl Ctx<'_> {
         used: &[bool],
         pending: &[EdgeIndex],
     ) -> bool {
+        pending.is_empty()
+            || self
+                .needs(node, pending)
+                .met(FreeCounts::new(shape, used).counts)
+    }
+
+    /// For each exit of a room with exits `used` taken, whether the room
+    /// could still serve `pending` once that exit is taken too
+    /// ([`Ctx::can_serve`] for each exit, in one pass over the exits).
+    pub fn serves_after_each(
+        &self,
+        node: NodeIndex,
+        shape: &Shape,
+        used: &[bool],
+        pending: &[EdgeIndex],
+    ) -> Vec<bool> {
         if pending.is_empty() {
-            return true;
+            return vec![true; shape.exits.len()];
         }
-        let taken = used_groups(shape, used);
-        // Free exits counted: any, not exit-only, not entrance-only.
-        let mut counts = [0usize; 3];
-        let mut seen = [0u128; 3];
-        for (e, &u) in shape.exits.iter().zip(used) {
-            let bit = e.group.map(group_bit);
-            if u || bit.is_some_and(|b| taken & b != 0) {
-                continue;
-            }
-            let fits = [
-                true,
-                e.kind != ExitKind::ExitOnly,
-                e.kind != ExitKind::EntranceOnly,
-            ];
-            for k in 0..3 {
-                match bit {
-                    _ if !fits[k] => {}
-                    None => counts[k] += 1,
-                    Some(b) if seen[k] & b == 0 => {
-                        seen[k] |= b;
-                        counts[k] += 1;
-                    }
-                    Some(_) => {}
-                }
-            }
-        }
+        let needs = self.needs(node, pending);
+        let free = FreeCounts::new(shape, used);
+        (0..shape.exits.len())
+            .map(|i| needs.met(free.without(shape, used, i)))
+            .collect()
+    }
+
+    /// What serving `pending` asks of `node`'s free exits.
+    fn needs(&self, node: NodeIndex, pending: &[EdgeIndex]) -> Needs {
         let parent = pending
             .iter()
             .filter(|&&e| self.is_parent_edge(node, e))
             .count();
-        let other = pending.len() - parent;
-        counts[0] >= pending.len() && (parent == 0 || counts[1] >= 1) && counts[2] >= other
+        Needs {
+            all: pending.len(),
+            parent,
+            other: pending.len() - parent,
+        }
     }
 
     /// Free exits of a placed room that may serve `edge`, leaving the room
@@ -243,17 +328,9 @@ impl Ctx<'_> {
         edge: EdgeIndex,
     ) -> Vec<usize> {
         let s = &self.shapes[room.shape];
-        let mut used = room.used.clone();
+        let serves = self.serves_after_each(room.node, s, &room.used, pending);
         free_exits(s, &room.used)
-            .filter(|&i| {
-                if !self.kind_fits(s.exits[i].kind, room.node, edge) {
-                    return false;
-                }
-                used[i] = true;
-                let serves = self.can_serve(room.node, s, &used, pending);
-                used[i] = false;
-                serves
-            })
+            .filter(|&i| serves[i] && self.kind_fits(s.exits[i].kind, room.node, edge))
             .collect()
     }
 
@@ -314,31 +391,23 @@ impl Ctx<'_> {
             .into_iter()
             .map(|s| {
                 let shape = &self.shapes[s];
-                let mut used = vec![false; shape.exits.len()];
-                let serves = (0..shape.exits.len())
-                    .map(|ni| {
-                        self.kind_fits(shape.exits[ni].kind, node, edge) && {
-                            used[ni] = true;
-                            let serves = self.can_serve(node, shape, &used, &node_pending);
-                            used[ni] = false;
-                            serves
-                        }
-                    })
-                    .collect();
+                let mut serves = self.serves_after_each(
+                    node,
+                    shape,
+                    &vec![false; shape.exits.len()],
+                    &node_pending,
+                );
+                for (ni, serve) in serves.iter_mut().enumerate() {
+                    *serve &= self.kind_fits(shape.exits[ni].kind, node, edge);
+                }
                 (s, serves)
             })
             .collect();
         let mut out = Vec::new();
-        let mut host_used = hr.used.clone();
+        let host_serves = self.serves_after_each(hr.node, hs, &hr.used, &host_pending);
         for hi in free_exits(hs, &hr.used) {
             let he = &hs.exits[hi];
-            if !self.kind_fits(he.kind, hr.node, edge) {
-                continue;
-            }
-            host_used[hi] = true;
-            let host_serves = self.can_serve(hr.node, hs, &host_used, &host_pending);
-            host_used[hi] = false;
-            if !host_serves {
+            if !host_serves[hi] || !self.kind_fits(he.kind, hr.node, edge) {
                 continue;
             }
             let door = exit_cell(hr, he).step(he.dir);
@@ -575,5 +644,50 @@ impl Ctx<'_> {
             f64::from(c.pos.x) + f64::from(s.width) / 2.0,
             f64::from(c.pos.y) + f64::from(s.height) / 2.0,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::fixture::Fixture;
+
+    /// A hub with grouped exits and exits of every kind, on a node with a
+    /// parent edge and three child edges.
+    const HUB_ROOMS: &str = "rooms:\n  - name: host\n    category: entrance\n    art: |\n      ##A#B##\n      #.....#\n      C.....D\n      #.....#\n      ##E#F##\n    exits:\n      A: { group: north }\n      B: { group: north }\n      C: { kind: entrance_only }\n      D: { kind: exit_only }\n      E: { group: south, kind: exit_only }\n      F: { group: south }\n  - name: guest\n    category: normal\n    art: |\n      #A#\n      B.C\n      #D#\n";
+
+    const HUB_FLOW: &str = "name: hub\nlayout: { reuse_templates: true }\nnodes:\n  p: entrance\n  h: normal\n  a: normal\n  b: normal\n  g: normal\nedges:\n  - p -> h\n  - h -> a\n  - h -> b\n  - h -> g\n";
+
+    #[test]
+    fn serves_after_each_agrees_with_can_serve_exit_by_exit() {
+        let fx = Fixture::with(HUB_ROOMS, HUB_FLOW);
+        let ctx = fx.ctx();
+        let h = fx.level.find("h").expect("h");
+        let shape = &ctx.shapes[fx.template("host")];
+        let edges = ctx.edges_of(h).to_vec();
+        let n = shape.exits.len();
+        let mut checked = 0;
+        // Every set of used exits, against every prefix of the edges
+        // (with and without the parent edge) as the edges still to serve.
+        for mask in 0..1u32 << n {
+            let used: Vec<bool> = (0..n).map(|i| mask & (1 << i) != 0).collect();
+            for k in 0..=edges.len() {
+                for pending in [&edges[..k], &edges[edges.len() - k..]] {
+                    let each = ctx.serves_after_each(h, shape, &used, pending);
+                    for (i, &serves) in each.iter().enumerate() {
+                        let mut with = used.clone();
+                        with[i] = true;
+                        assert_eq!(
+                            serves,
+                            ctx.can_serve(h, shape, &with, pending),
+                            "used {used:?}, exit {i}, {} pending",
+                            pending.len()
+                        );
+                        checked += usize::from(serves);
+                    }
+                }
+            }
+        }
+        assert!(checked > 0, "some exit serves");
     }
 }
