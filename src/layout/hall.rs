@@ -114,22 +114,19 @@ pub fn build_hall(
             if way < min || way > max {
                 continue;
             }
-            let fronts: Vec<Pos> = [(&canvas.rooms[a], xa), (&canvas.rooms[b], xb)]
+            let fronts = [(&canvas.rooms[a], xa), (&canvas.rooms[b], xb)]
                 .into_iter()
                 .flat_map(|(r, x)| {
                     x.cells
                         .iter()
                         .map(move |c| Pos::new(r.pos.x + c.x, r.pos.y + c.y).step(x.dir))
-                })
-                .collect();
-            let Some(rect) = hall_around(&fronts, end_a, end_b) else {
+                });
+            let Some(rect) = hall_around(fronts, end_a, end_b) else {
                 continue;
             };
-            if !clear(canvas, rect) {
-                continue;
-            }
+            // The smallest hall wins: only a smaller one is worth checking.
             let area = rect.width() * rect.height();
-            if best.is_none_or(|(ba, ..)| area < ba) {
+            if best.is_none_or(|(ba, ..)| area < ba) && clear(canvas, rect) {
                 best = Some((area, ea, eb, rect, end_a.front, end_b.front));
             }
         }
@@ -169,13 +166,13 @@ pub fn build_hall(
 /// The smallest rectangle holding every tile in `fronts`, grown to
 /// [`MIN_SIDE`] where it can stay ahead of both exits; `None` when it
 /// cannot, or breaks the size rules.
-fn hall_around(fronts: &[Pos], a: End, b: End) -> Option<Rect> {
-    let xs = fronts.iter().map(|p| p.x);
-    let ys = fronts.iter().map(|p| p.y);
-    let mut rect = Rect {
-        lo: Pos::new(xs.clone().min()?, ys.clone().min()?),
-        hi: Pos::new(xs.max()?, ys.max()?),
-    };
+fn hall_around(fronts: impl Iterator<Item = Pos>, a: End, b: End) -> Option<Rect> {
+    let mut rect = fronts.fold(None, |r: Option<Rect>, p| {
+        Some(r.map_or(Rect { lo: p, hi: p }, |r| Rect {
+            lo: Pos::new(r.lo.x.min(p.x), r.lo.y.min(p.y)),
+            hi: Pos::new(r.hi.x.max(p.x), r.hi.y.max(p.y)),
+        }))
+    })?;
     let ahead = |r: Rect| {
         [
             r.lo,
