@@ -649,7 +649,6 @@ impl Ctx<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::layout::fixture::Fixture;
 
     /// A hub with grouped exits and exits of every kind, on a node with a
