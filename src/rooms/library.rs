@@ -10,6 +10,8 @@ use crate::diag::Diagnostic;
 pub struct RoomLibrary {
     templates: Vec<RoomTemplate>,
     by_name: BTreeMap<String, usize>,
+    /// Indices of each category's templates, in load order.
+    by_category: BTreeMap<String, Vec<usize>>,
 }
 
 impl RoomLibrary {
@@ -49,6 +51,13 @@ impl RoomLibrary {
             let name = self.templates[index].name.clone();
             self.by_name.insert(name.clone(), index);
             seen.insert(name, index);
+        }
+        self.by_category.clear();
+        for (i, t) in self.templates.iter().enumerate() {
+            self.by_category
+                .entry(t.category.clone())
+                .or_default()
+                .push(i);
         }
     }
 
@@ -93,9 +102,12 @@ impl RoomLibrary {
         category: &'a str,
         pool: &'a [String],
     ) -> impl Iterator<Item = &'a RoomTemplate> + 'a {
-        self.templates
-            .iter()
-            .filter(move |t| t.category == category && in_pool(&t.tags, pool))
+        self.by_category
+            .get(category)
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.templates[i])
+            .filter(move |t| in_pool(&t.tags, pool))
     }
 }
 

@@ -93,6 +93,7 @@ fn decode_fields(d: &mut Decoder, mut f: Fields) -> Option<RoomTemplate> {
         return None;
     }
     Some(RoomTemplate {
+        exit_counts: super::model::ExitCounts::of(&exits),
         name: name.value,
         category: category.value,
         tags,

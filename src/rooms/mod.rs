@@ -8,7 +8,7 @@ mod model;
 
 pub use library::{RoomLibrary, in_pool};
 pub use load::load_room_file;
-pub use model::{Exit, ExitKind, RoomTemplate, Tile};
+pub use model::{Exit, ExitCounts, ExitKind, RoomTemplate, Tile};
 
 // Accepted values of the decoder, which the JSON Schema is built from, and
 // known fields, which its tests compare with the schema's objects.

@@ -128,6 +128,48 @@ pub struct RoomTemplate {
     pub exits: Vec<Exit>,
     /// Where it was defined.
     pub origin: Origin,
+    /// How many of `exits` can be used at once (worked out once, when loaded).
+    pub exit_counts: ExitCounts,
+}
+
+/// How many exits of a template can be used at once, counting one per
+/// exit group: for any connections, for incoming ones (`any` or
+/// `entrance_only` exits) and for outgoing ones (`any` or `exit_only`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ExitCounts {
+    /// Exits usable at once.
+    pub any: usize,
+    /// Of those, exits that may serve an incoming connection.
+    pub incoming: usize,
+    /// Of those, exits that may serve an outgoing connection.
+    pub outgoing: usize,
+}
+
+impl ExitCounts {
+    /// The counts of `exits`.
+    pub fn of(exits: &[Exit]) -> Self {
+        Self {
+            any: usable(exits, |_| true),
+            incoming: usable(exits, |k| k != ExitKind::ExitOnly),
+            outgoing: usable(exits, |k| k != ExitKind::EntranceOnly),
+        }
+    }
+}
+
+/// Exits whose kind passes `fits`, counting one per group.
+fn usable(exits: &[Exit], fits: impl Fn(ExitKind) -> bool) -> usize {
+    let mut groups: Vec<&str> = exits
+        .iter()
+        .filter(|e| fits(e.kind))
+        .filter_map(|e| e.group.as_deref())
+        .collect();
+    groups.sort_unstable();
+    groups.dedup();
+    groups.len()
+        + exits
+            .iter()
+            .filter(|e| fits(e.kind) && e.group.is_none())
+            .count()
 }
 
 impl RoomTemplate {
@@ -142,46 +184,15 @@ impl RoomTemplate {
 
     /// How many exits can be used at once: one per exit group plus every ungrouped exit.
     pub fn usable_exits(&self) -> usize {
-        let mut groups: Vec<&str> = self
-            .exits
-            .iter()
-            .filter_map(|e| e.group.as_deref())
-            .collect();
-        groups.sort_unstable();
-        groups.dedup();
-        groups.len() + self.exits.iter().filter(|e| e.group.is_none()).count()
-    }
-
-    /// Exits usable for an incoming connection (`any` or `entrance_only`),
-    /// counting one per group.
-    pub fn usable_exits_of(&self, kind: ExitKind) -> usize {
-        let fits = |e: &&Exit| e.kind == ExitKind::Any || e.kind == kind;
-        let mut groups: Vec<&str> = self
-            .exits
-            .iter()
-            .filter(fits)
-            .filter_map(|e| e.group.as_deref())
-            .collect();
-        groups.sort_unstable();
-        groups.dedup();
-        groups.len()
-            + self
-                .exits
-                .iter()
-                .filter(fits)
-                .filter(|e| e.group.is_none())
-                .count()
+        self.exit_counts.any
     }
 
     /// Whether the template can serve a node with one incoming connection
     /// (when `has_parent`) and `outgoing` further connections.
     pub fn fits_degree(&self, has_parent: bool, outgoing: usize) -> bool {
         let needed = outgoing + usize::from(has_parent);
-        if self.usable_exits() < needed {
-            return false;
-        }
-        let entrance_ok = !has_parent || self.usable_exits_of(ExitKind::EntranceOnly) >= 1;
-        entrance_ok && self.usable_exits_of(ExitKind::ExitOnly) >= outgoing
+        let c = self.exit_counts;
+        c.any >= needed && (!has_parent || c.incoming >= 1) && c.outgoing >= outgoing
     }
 
     /// Number of walkable floor tiles.
