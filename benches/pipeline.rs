@@ -7,6 +7,11 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+
+/// The allocator the `dungeonflow` binary uses.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use dungeonflow::SourceFile;
 use dungeonflow::expand::expand;
 use dungeonflow::flow::Generator;
