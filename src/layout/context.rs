@@ -488,9 +488,22 @@ impl Ctx<'_> {
             s.width + 2,
             s.height + 2,
         );
-        near.into_iter().chain(std::iter::once(room)).any(|i| {
-            self.open_exits(canvas, i, 1) < self.pending_count(canvas, canvas.rooms[i].node)
-        })
+        near.into_iter()
+            .chain(std::iter::once(room))
+            .any(|i| self.short_of_open_exits(canvas, i, 1, 0))
+    }
+
+    /// Whether room `room` has fewer open exits (free, with a free band
+    /// `depth` deep and `2 * half + 1` wide in front) than edges still to
+    /// realise. Stops counting at that many.
+    fn short_of_open_exits(&self, canvas: &Canvas, room: usize, depth: i32, half: i32) -> bool {
+        let pending = self.pending_count(canvas, canvas.rooms[room].node);
+        pending > 0
+            && self
+                .open_bands(canvas, room, depth, half)
+                .take(pending)
+                .count()
+                < pending
     }
 
     /// Free exits of a room with `depth` free tiles straight in front of them.
@@ -534,10 +547,8 @@ impl Ctx<'_> {
     /// the links it has to other composites (a few free tiles ahead of as
     /// many free exits as it has pending edges).
     pub fn composite_open(&self, canvas: &Canvas) -> bool {
-        (0..canvas.rooms.len()).all(|i| {
-            let pending = self.pending_count(canvas, canvas.rooms[i].node);
-            pending == 0 || self.open_exits_wide(canvas, i, OPEN_DEPTH, OPEN_HALF_WIDTH) >= pending
-        })
+        (0..canvas.rooms.len())
+            .all(|i| !self.short_of_open_exits(canvas, i, OPEN_DEPTH, OPEN_HALF_WIDTH))
     }
 
     /// Re-picks, for about half of `nodes`, another unused template of the
