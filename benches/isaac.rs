@@ -6,13 +6,13 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use dungeonflow::flow::{IsaacParams, IsaacVariant};
+use dungeonflow::isaac::{plan, rasterise};
 
 /// The allocator the `dungeonflow` binary uses.
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-use dungeonflow::flow::{IsaacParams, IsaacVariant};
-use dungeonflow::isaac::{plan, rasterise};
 
 fn floors() -> [(&'static str, IsaacParams); 4] {
     let p = |level, variant, labyrinth| IsaacParams {

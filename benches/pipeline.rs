@@ -7,11 +7,6 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-
-/// The allocator the `dungeonflow` binary uses.
-#[cfg(feature = "mimalloc")]
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use dungeonflow::SourceFile;
 use dungeonflow::expand::expand;
 use dungeonflow::flow::Generator;
@@ -19,6 +14,11 @@ use dungeonflow::generate::generate_with;
 use dungeonflow::layout::ShapeTable;
 use dungeonflow::project::{FileKind, Project, Source, bundled_sources};
 use dungeonflow::rng::Rng;
+
+/// The allocator the `dungeonflow` binary uses.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn bundled(c: &mut Criterion) {
     let project = Project::bundled();

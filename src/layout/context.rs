@@ -508,13 +508,7 @@ impl Ctx<'_> {
 
     /// Free exits of a room with `depth` free tiles straight in front of them.
     pub fn open_exits(&self, canvas: &Canvas, room: usize, depth: i32) -> usize {
-        self.open_exits_wide(canvas, room, depth, 0)
-    }
-
-    /// Free exits of a room with a free band `depth` tiles deep and
-    /// `2 * half + 1` wide in front of them.
-    pub fn open_exits_wide(&self, canvas: &Canvas, room: usize, depth: i32, half: i32) -> usize {
-        self.open_bands(canvas, room, depth, half).count()
+        self.open_bands(canvas, room, depth, 0).count()
     }
 
     /// The free exits of a room whose band `depth` tiles deep and
