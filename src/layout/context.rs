@@ -221,11 +221,7 @@ impl FreeCounts {
 
 /// Which of [`FreeCounts`]' counts an exit of `kind` adds to.
 fn kind_counts(kind: ExitKind) -> [bool; 3] {
-    [
-        true,
-        kind != ExitKind::ExitOnly,
-        kind != ExitKind::EntranceOnly,
-    ]
+    [true, kind.may_enter(), kind.may_leave()]
 }
 
 /// What a room's edges still to realise ask of its free exits.
@@ -257,10 +253,10 @@ impl Ctx<'_> {
 
     /// Whether an exit kind may serve that end of the edge.
     pub fn kind_fits(&self, kind: ExitKind, node: NodeIndex, edge: EdgeIndex) -> bool {
-        match kind {
-            ExitKind::Any => true,
-            ExitKind::EntranceOnly => self.is_parent_edge(node, edge),
-            ExitKind::ExitOnly => !self.is_parent_edge(node, edge),
+        if self.is_parent_edge(node, edge) {
+            kind.may_enter()
+        } else {
+            kind.may_leave()
         }
     }
 

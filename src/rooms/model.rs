@@ -74,6 +74,18 @@ impl ExitKind {
             _ => None,
         }
     }
+
+    /// Whether an exit of this kind may serve the connection by which the
+    /// room is entered (from its parent).
+    pub fn may_enter(self) -> bool {
+        self != ExitKind::ExitOnly
+    }
+
+    /// Whether an exit of this kind may serve a connection leaving the room
+    /// (to a child, or a loop).
+    pub fn may_leave(self) -> bool {
+        self != ExitKind::EntranceOnly
+    }
 }
 
 /// A door position on a template's boundary.
@@ -150,8 +162,8 @@ impl ExitCounts {
     pub fn of(exits: &[Exit]) -> Self {
         Self {
             any: usable(exits, |_| true),
-            incoming: usable(exits, |k| k != ExitKind::ExitOnly),
-            outgoing: usable(exits, |k| k != ExitKind::EntranceOnly),
+            incoming: usable(exits, ExitKind::may_enter),
+            outgoing: usable(exits, ExitKind::may_leave),
         }
     }
 }
