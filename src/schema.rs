@@ -497,7 +497,7 @@ fn room_template() -> Value {
                 "additionalProperties": one_of("The tile this character stands for.", rooms::TILE_NAMES),
             },
             "art": {
-                "description": "The tiles, one row per line, every row of the same width: `#` wall, `.` floor, `~` outside the room, `o` pillar, `^` pit, `A`-`Z` an exit (a straight run of one letter is one wide exit). The floor must be walled in.",
+                "description": "The tiles, one row per line, every row of the same width: `#` wall, `.` floor, `~` outside the room, `o` pillar, `^` pit, `A`-`Z` an exit (a straight run of one letter is one wide exit), `+` a door position (a one-tile exit with no name). The floor must be walled in.",
                 "type": "string",
             },
             "exits": {

@@ -10,7 +10,12 @@ use crate::yaml::Decoder;
 /// Largest template side, in tiles.
 pub const MAX_SIDE: usize = 128;
 
-/// The built-in legend. Upper-case letters `A`-`Z` are exits.
+/// Marks a door position: a one-tile exit with no name, for rooms that may be
+/// entered at many places along a wall.
+pub const DOORWAY: char = '+';
+
+/// The built-in legend. Upper-case letters `A`-`Z` are exits, and so is
+/// every [`DOORWAY`] tile.
 pub const DEFAULT_LEGEND: [(char, Tile); 5] = [
     ('#', Tile::Wall),
     ('.', Tile::Floor),
@@ -29,6 +34,8 @@ pub struct Art {
     pub tiles: Vec<Tile>,
     /// Exit letter -> its cells, in reading order.
     pub letters: BTreeMap<char, Vec<Pos>>,
+    /// [`DOORWAY`] cells, in reading order: each is a one-tile exit.
+    pub doorways: Vec<Pos>,
     /// Byte offset of every art cell in the file, when the art is a block scalar.
     cell_offsets: Option<Vec<Vec<usize>>>,
     /// Span of the whole art node.
@@ -92,6 +99,7 @@ pub fn parse_art(
         height: rows.len() as i32,
         tiles: Vec::new(),
         letters: BTreeMap::new(),
+        doorways: Vec::new(),
         cell_offsets,
         span: span.clone(),
     };
@@ -148,6 +156,9 @@ pub fn parse_art(
             let tile = if c.is_ascii_uppercase() {
                 art.letters.entry(c).or_default().push(p);
                 Tile::Wall
+            } else if c == DOORWAY {
+                art.doorways.push(p);
+                Tile::Wall
             } else if let Some(t) = legend.get(&c) {
                 *t
             } else {
@@ -157,7 +168,7 @@ pub fn parse_art(
                         art.cell_span(p),
                         format!("unknown tile character `{}` at column {}, row {}", c.escape_debug(), x + 1, y + 1),
                         "not in the legend",
-                        "use `#` wall, `.` floor, `~` outside, `o` pillar, `^` pit, A-Z for exits, or add it under `legend:`",
+                        "use `#` wall, `.` floor, `~` outside, `o` pillar, `^` pit, A-Z or `+` for exits, or add it under `legend:`",
                     );
                 }
                 unknown += 1;

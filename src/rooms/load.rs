@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::art::{Art, DEFAULT_LEGEND, check_exits_reachable, parse_art};
+use super::art::{Art, DEFAULT_LEGEND, DOORWAY, check_exits_reachable, parse_art};
 use super::model::{Exit, ExitKind, Origin, RoomTemplate, Tile};
 use crate::category::check_category_spelling;
 use crate::diag::{Diagnostic, SourceFile};
@@ -189,7 +189,13 @@ fn resolve_exits(
     let mut exits = Vec::new();
     for (&letter, cells) in &art.letters {
         let spec = specs.remove(&letter.to_string());
-        if let Some(exit) = art_exit(d, art, letter, cells, spec) {
+        if let Some(exit) = art_exit(d, art, &letter.to_string(), cells, spec) {
+            exits.push(exit);
+        }
+    }
+    for &cell in &art.doorways {
+        let name = format!("{DOORWAY}{},{}", cell.x, cell.y);
+        if let Some(exit) = art_exit(d, art, &name, &[cell], None) {
             exits.push(exit);
         }
     }
@@ -204,7 +210,7 @@ fn resolve_exits(
             art_span,
             "the room has no exits",
             "no exit letters in this art",
-            "mark at least one door in the wall with an upper-case letter, e.g. `#A#`",
+            "mark at least one door in the wall with an upper-case letter, e.g. `#A#`, or `+` for a door position",
         );
     }
     exits
@@ -274,10 +280,19 @@ fn exit_attrs(d: &mut Decoder, node: &Node) -> ExitAttrs {
 fn art_exit(
     d: &mut Decoder,
     art: &Art,
-    letter: char,
+    name: &str,
     cells: &[Pos],
     spec: Option<(&Node, &Node)>,
 ) -> Option<Exit> {
+    let what = if name.starts_with(DOORWAY) {
+        format!(
+            "the door position `{DOORWAY}` at column {}, row {}",
+            cells[0].x + 1,
+            cells[0].y + 1
+        )
+    } else {
+        format!("exit `{name}`")
+    };
     let attrs = spec.map(|(_, v)| exit_attrs(d, v));
     let first = art.cell_span(cells[0]);
     let horizontal = cells.iter().all(|c| c.y == cells[0].y);
@@ -292,7 +307,7 @@ fn art_exit(
         d.diags.push(
             Diagnostic::error(
                 "room::exit-split",
-                format!("exit `{letter}` is not one straight run of tiles"),
+                format!("{what} is not one straight run of tiles"),
             )
             .in_file(&d.file)
             .label(first.clone(), "first tile")
@@ -306,7 +321,7 @@ fn art_exit(
         d.error(
             "room::exit-not-on-boundary",
             first,
-            format!("exit `{letter}` is not on the room's outer wall"),
+            format!("{what} is not on the room's outer wall"),
             "not a wall between floor and outside",
             "put exits in the outer wall, with floor on one side and the outside (`~` or the art's edge) on the other",
         );
@@ -321,7 +336,7 @@ fn art_exit(
         d.error(
             "room::exit-not-on-boundary",
             first,
-            format!("exit `{letter}` does not lie along one outer wall"),
+            format!("{what} does not lie along one outer wall"),
             "bends around a corner or leaves the wall",
             "draw a wide exit as a straight run of the same letter along one wall",
         );
@@ -346,7 +361,7 @@ fn art_exit(
             code,
             span,
             format!(
-                "exit `{letter}` is declared facing {} but the art has it facing {}",
+                "{what} is declared facing {} but the art has it facing {}",
                 explicit.name(),
                 dir.name()
             ),
@@ -359,7 +374,7 @@ fn art_exit(
         return None;
     }
     Some(Exit {
-        name: letter.to_string(),
+        name: name.to_string(),
         cells: cells.to_vec(),
         dir,
         group: attrs.group,
@@ -449,4 +464,37 @@ fn explicit_exit(d: &mut Decoder, art: &Art, name: String, key: &Node, v: &Node)
         group: attrs.group,
         kind: attrs.kind,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_doorway_is_a_one_tile_exit_facing_out_of_its_wall() {
+        let file = SourceFile::new(
+            "guard.yaml",
+            "name: guard\ncategory: normal\nart: |\n  ##+#A#+#\n  +......#\n  #......+\n  ###+####\n",
+        );
+        let (templates, diags) = load_room_file(&file);
+        assert!(diags.is_empty(), "{diags:?}");
+        let exits = &templates[0].exits;
+        let doorways: Vec<(Pos, Dir)> = exits
+            .iter()
+            .filter(|e| e.name.starts_with(DOORWAY))
+            .map(|e| (e.cells[0], e.dir))
+            .collect();
+        assert_eq!(
+            doorways,
+            vec![
+                (Pos::new(2, 0), Dir::North),
+                (Pos::new(6, 0), Dir::North),
+                (Pos::new(0, 1), Dir::West),
+                (Pos::new(7, 2), Dir::East),
+                (Pos::new(3, 3), Dir::South),
+            ]
+        );
+        assert!(exits.iter().all(|e| e.width() == 1 && e.group.is_none()));
+        assert_eq!(templates[0].exit_counts.any, 6, "five doorways and `A`");
+    }
 }
