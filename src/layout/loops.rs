@@ -1,12 +1,13 @@
 //! Loop composites: each ear grows from both anchored ends alternately, first
 //! spreading apart, then (past half way) bending back together; the last room
-//! closes the loop with a door when one of its exits meets the other end, else
-//! with a small hall built between two exits, else with a corridor.
+//! closes the loop with a door when one of its exits meets the other end (in
+//! its own template or one of up to 8 others of its kind), else with a small
+//! hall built between two exits, else with a corridor.
 
 use petgraph::graph::{EdgeIndex, NodeIndex};
 
 use super::canvas::Canvas;
-use super::context::{Candidate, Ctx, Join, exit_cell};
+use super::context::{Candidate, Ctx, Join, TEMPLATE_REPICKS, exit_cell};
 use super::corridor::{Joint, connect, direct_pair, link_direct};
 use super::failure::Failure;
 use super::tree::place_root;
@@ -343,21 +344,31 @@ fn close_with(
             )
         })
         .collect();
+    let shapes = ctx.shapes;
     let meets = |c: &Candidate| {
-        ctx.shapes[c.shape].exits.iter().enumerate().any(|(i, x)| {
+        shapes[c.shape].exits.iter().enumerate().any(|(i, x)| {
             let cell = Pos::new(c.pos.x + x.cells[0].x, c.pos.y + x.cells[0].y);
             i != c.exit && fronts.contains(&(cell, x.dir, x.cells.len()))
         })
     };
     let touching: Vec<Candidate> = cands.iter().copied().filter(|c| meets(c)).collect();
-    for c in &touching {
-        let ni = ctx.commit(canvas, hi, node, edge, c);
-        if let Some((en, eo)) = direct_pair(ctx, canvas, ni, oi, other_edge) {
-            link_direct(ctx, canvas, ni, en, oi, eo, other_edge);
+    if close_by_door(ctx, canvas, (hi, node, edge), (oi, other_edge), &touching) {
+        return true;
+    }
+    // Another template of the room's kind may span the gap door to door.
+    let own = ctx.shape_of[node.index()];
+    for s in ctx.other_templates(node, TEMPLATE_REPICKS) {
+        ctx.shape_of[node.index()] = Some(s);
+        let touching: Vec<Candidate> = ctx
+            .attach_candidates(canvas, hi, node, edge)
+            .into_iter()
+            .filter(|c| meets(c))
+            .collect();
+        if close_by_door(ctx, canvas, (hi, node, edge), (oi, other_edge), &touching) {
             return true;
         }
-        canvas.rollback(ctx.shapes, mark);
     }
+    ctx.shape_of[node.index()] = own;
     let mut tries = 0;
     for c in &cands {
         let ni = ctx.commit(canvas, hi, node, edge, c);
@@ -371,6 +382,28 @@ fn close_with(
         if tries >= CLOSING_TRIES {
             break;
         }
+    }
+    false
+}
+
+/// Tries `touching` placements of `node` against room `hi` (by `edge`)
+/// until one meets room `oi` exit to exit, and realises `other_edge` there
+/// as a door.
+fn close_by_door(
+    ctx: &mut Ctx,
+    canvas: &mut Canvas,
+    (hi, node, edge): (usize, NodeIndex, EdgeIndex),
+    (oi, other_edge): (usize, EdgeIndex),
+    touching: &[Candidate],
+) -> bool {
+    let mark = canvas.mark();
+    for c in touching {
+        let ni = ctx.commit(canvas, hi, node, edge, c);
+        if let Some((en, eo)) = direct_pair(ctx, canvas, ni, oi, other_edge) {
+            link_direct(ctx, canvas, ni, en, oi, eo, other_edge);
+            return true;
+        }
+        canvas.rollback(ctx.shapes, mark);
     }
     false
 }
@@ -419,6 +452,39 @@ mod tests {
         assert_eq!(door.kind, crate::layout::LinkKind::Door);
         for n in [&comp.nodes[..], &[join.host]].concat() {
             assert!(map.room_of(n).is_some(), "every room of the loop is placed");
+        }
+    }
+
+    #[test]
+    fn a_closing_room_takes_another_template_to_meet_both_ends_door_to_door() {
+        let fx = Fixture::with(LOOP_ROOMS, LOOP_FLOW);
+        let mut ctx = fx.ctx();
+        let node = |id: &str| fx.level.find(id).expect(id);
+        let (g, a, b) = (node("g"), node("a"), node("b"));
+        let (wide, narrow) = (fx.template("wide"), fx.template("narrow"));
+        for n in [g, a, b] {
+            ctx.shape_of[n.index()] = Some(wide);
+        }
+        // `g` and `b` side by side with a 4-tile gap between their facing
+        // doors' rows: `a`, the ear's last room, closes the loop door to
+        // door only as the 4-wide `narrow`, not as its own 6-wide `wide`.
+        let mut canvas = Canvas::default();
+        canvas.add_room(ctx.shapes, g, wide, Pos::new(0, 0));
+        canvas.add_room(ctx.shapes, b, wide, Pos::new(10, 0));
+        let edge = |x, y| fx.level.graph.find_edge(x, y).expect("edge");
+        assert!(close_with(
+            &mut ctx,
+            &mut canvas,
+            a,
+            g,
+            edge(g, a),
+            b,
+            edge(a, b)
+        ));
+        assert_eq!(canvas.room_of(a).expect("placed").shape, narrow);
+        for e in [edge(g, a), edge(a, b)] {
+            let link = canvas.links.iter().find(|l| l.edge == e).expect("link");
+            assert_eq!(link.kind, crate::layout::LinkKind::Door);
         }
     }
 
