@@ -370,6 +370,19 @@ impl Ctx<'_> {
         node: NodeIndex,
         edge: EdgeIndex,
     ) -> Vec<Candidate> {
+        self.attach_candidates_where(canvas, host, node, edge, |_| true)
+    }
+
+    /// [`Ctx::attach_candidates`] that `keep` accepts; `keep` sees each
+    /// placement before it is checked for overlap.
+    pub fn attach_candidates_where(
+        &mut self,
+        canvas: &Canvas,
+        host: usize,
+        node: NodeIndex,
+        edge: EdgeIndex,
+        keep: impl Fn(&Candidate) -> bool,
+    ) -> Vec<Candidate> {
         let hr = &canvas.rooms[host];
         let hs = &self.shapes[hr.shape];
         let host_pending: Vec<EdgeIndex> = self.pending(canvas, hr.node, Some(edge));
@@ -413,18 +426,21 @@ impl Ctx<'_> {
                     if !ne.mates(he) || !serves[ni] {
                         continue;
                     }
-                    self.budget = self.budget.saturating_sub(1);
                     let pos = Pos::new(door.x - ne.cells[0].x, door.y - ne.cells[0].y);
-                    if !canvas.fits(shape, pos) {
-                        continue;
-                    }
-                    out.push(Candidate {
+                    let c = Candidate {
                         shape: *s,
                         pos,
                         host_exit: hi,
                         exit: ni,
                         score: 0.0,
-                    });
+                    };
+                    if !keep(&c) {
+                        continue;
+                    }
+                    self.budget = self.budget.saturating_sub(1);
+                    if canvas.fits(shape, pos) {
+                        out.push(c);
+                    }
                 }
             }
         }

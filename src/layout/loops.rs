@@ -13,7 +13,7 @@ use super::failure::Failure;
 use super::tree::place_root;
 use crate::geom::{Dir, Pos};
 use crate::graph::{Composite, Ear, ears_from};
-use rustc_hash::FxHashSet;
+use rustc_hash::FxHashMap;
 
 /// Candidates of the closing room tried with a corridor.
 const CLOSING_TRIES: usize = 6;
@@ -332,7 +332,7 @@ fn close_with(
     let pending = ctx.pending(canvas, other, Some(other_edge));
     // Each as the tile in front, and the facing and width of an exit that
     // would meet it there.
-    let fronts: FxHashSet<(Pos, Dir, usize)> = ctx
+    let fronts: Vec<(Pos, Dir, usize)> = ctx
         .usable_exits(other_room, &pending, other_edge)
         .into_iter()
         .map(|e| {
@@ -344,14 +344,11 @@ fn close_with(
             )
         })
         .collect();
-    let shapes = ctx.shapes;
-    let meets = |c: &Candidate| {
-        shapes[c.shape].exits.iter().enumerate().any(|(i, x)| {
-            let cell = Pos::new(c.pos.x + x.cells[0].x, c.pos.y + x.cells[0].y);
-            i != c.exit && fronts.contains(&(cell, x.dir, x.cells.len()))
-        })
-    };
-    let touching: Vec<Candidate> = cands.iter().copied().filter(|c| meets(c)).collect();
+    let mut shapes: Vec<usize> = cands.iter().map(|c| c.shape).collect();
+    shapes.sort_unstable();
+    shapes.dedup();
+    let spots = DoorSpots::new(ctx, &shapes, &fronts);
+    let touching: Vec<Candidate> = cands.iter().copied().filter(|c| spots.meets(c)).collect();
     if close_by_door(ctx, canvas, (hi, node, edge), (oi, other_edge), &touching) {
         return true;
     }
@@ -359,11 +356,8 @@ fn close_with(
     let own = ctx.shape_of[node.index()];
     for s in ctx.other_templates(node, TEMPLATE_REPICKS) {
         ctx.shape_of[node.index()] = Some(s);
-        let touching: Vec<Candidate> = ctx
-            .attach_candidates(canvas, hi, node, edge)
-            .into_iter()
-            .filter(|c| meets(c))
-            .collect();
+        let spots = DoorSpots::new(ctx, &[s], &fronts);
+        let touching = ctx.attach_candidates_where(canvas, hi, node, edge, |c| spots.meets(c));
         if close_by_door(ctx, canvas, (hi, node, edge), (oi, other_edge), &touching) {
             return true;
         }
@@ -384,6 +378,40 @@ fn close_with(
         }
     }
     false
+}
+
+/// Where rooms of some shapes would stand with an exit on one of the tiles
+/// in front of the other end's usable exits (`fronts`: the tile, and the
+/// facing and width of an exit that meets it there), so a candidate is
+/// checked with one lookup.
+struct DoorSpots(FxHashMap<(usize, Pos), (usize, bool)>);
+
+impl DoorSpots {
+    fn new(ctx: &Ctx, shapes: &[usize], fronts: &[(Pos, Dir, usize)]) -> Self {
+        let mut spots: FxHashMap<(usize, Pos), (usize, bool)> = FxHashMap::default();
+        for &s in shapes {
+            for (j, x) in ctx.shapes[s].exits.iter().enumerate() {
+                for &(front, dir, width) in fronts {
+                    if x.dir == dir && x.cells.len() == width {
+                        let pos = Pos::new(front.x - x.cells[0].x, front.y - x.cells[0].y);
+                        spots
+                            .entry((s, pos))
+                            .and_modify(|e| e.1 |= e.0 != j)
+                            .or_insert((j, false));
+                    }
+                }
+            }
+        }
+        DoorSpots(spots)
+    }
+
+    /// Whether `c` puts an exit other than the one joining its host on a
+    /// front.
+    fn meets(&self, c: &Candidate) -> bool {
+        self.0
+            .get(&(c.shape, c.pos))
+            .is_some_and(|&(j, several)| several || j != c.exit)
+    }
 }
 
 /// Tries `touching` placements of `node` against room `hi` (by `edge`)
