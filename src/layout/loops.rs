@@ -2,7 +2,9 @@
 //! spreading apart, then (past half way) bending back together; the last room
 //! closes the loop with a door when one of its exits meets the other end (in
 //! its own template or one of up to 8 others of its kind), else with a small
-//! hall built between two exits, else with a corridor.
+//! hall built between two exits, else with a corridor. The last room but one
+//! first tries its best placements for one after which the last room closes
+//! door to door.
 
 use petgraph::graph::{EdgeIndex, NodeIndex};
 
@@ -175,6 +177,22 @@ fn grow_ear(
     }
 }
 
+/// Placements of an ear's last room but one tried for a door-to-door
+/// closing before any closing.
+const DOOR_LOOKAHEAD: usize = 2;
+
+/// Other templates the last room tries in a look-ahead closing.
+const LOOKAHEAD_REPICKS: usize = 2;
+
+/// How the last room of an ear may close its loop.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Closing {
+    /// Door to door only.
+    DoorOnly,
+    /// By a door, else a hall, else a corridor.
+    Any,
+}
+
 /// Placements undone and retried per ear before it gives up.
 const ARC_BACKTRACKS: usize = 3;
 
@@ -208,7 +226,7 @@ impl Arc<'_> {
     ) -> bool {
         let ear = self.ear;
         if lo == hi {
-            return self.close(ctx, canvas, lo);
+            return self.close(ctx, canvas, lo, Closing::Any);
         }
         let span = (hi - lo + 1) as f64;
         let ring = self.ring;
@@ -232,6 +250,20 @@ impl Arc<'_> {
         let hi_room = canvas.index_of(host).expect("placed");
         let cands = arc_candidates(ctx, canvas, hi_room, node, edge, target, wanted);
         let mark = canvas.mark();
+        if hi == lo + 1 {
+            // The last room but one: placements after which the last room
+            // closes the loop door to door come first.
+            let last = if left { hi } else { lo };
+            for c in cands.iter().take(DOOR_LOOKAHEAD) {
+                let ni = ctx.commit(canvas, hi_room, node, edge, c);
+                if !ctx.strands_exits(canvas, ni)
+                    && self.close(ctx, canvas, last, Closing::DoorOnly)
+                {
+                    return true;
+                }
+                canvas.rollback(ctx.shapes, mark);
+            }
+        }
         let mut tried = 0;
         for c in &cands {
             let ni = ctx.commit(canvas, hi_room, node, edge, c);
@@ -256,7 +288,7 @@ impl Arc<'_> {
 
     /// Places the ear's last room, `lo`: it joins its arc on one side and
     /// closes the loop on the other.
-    fn close(&mut self, ctx: &mut Ctx, canvas: &mut Canvas, lo: usize) -> bool {
+    fn close(&mut self, ctx: &mut Ctx, canvas: &mut Canvas, lo: usize, how: Closing) -> bool {
         let ear = self.ear;
         let node = ear.nodes[lo];
         let sides = [
@@ -274,11 +306,13 @@ impl Arc<'_> {
             ),
         ];
         for (host, edge, other, other_edge) in sides {
-            if close_with(ctx, canvas, node, host, edge, other, other_edge) {
+            if close_with(ctx, canvas, (node, host, edge), (other, other_edge), how) {
                 return true;
             }
         }
-        self.stuck = (node, "closed");
+        if how == Closing::Any {
+            self.stuck = (node, "closed");
+        }
         false
     }
 }
@@ -305,25 +339,18 @@ fn arc_candidates(
 }
 
 /// Places `node` against `host` and realises its edge to `other`: directly
-/// when some placement makes two exits meet, else by a hall or a corridor.
+/// when some placement (in its template or, re-picked, another) makes two
+/// exits meet, else by a hall or a corridor unless `how` is door only.
 fn close_with(
     ctx: &mut Ctx,
     canvas: &mut Canvas,
-    node: NodeIndex,
-    host: NodeIndex,
-    edge: EdgeIndex,
-    other: NodeIndex,
-    other_edge: EdgeIndex,
+    (node, host, edge): (NodeIndex, NodeIndex, EdgeIndex),
+    (other, other_edge): (NodeIndex, EdgeIndex),
+    how: Closing,
 ) -> bool {
     let hi = canvas.index_of(host).expect("placed");
     let oi = canvas.index_of(other).expect("placed");
     let goal = ctx.centre(&canvas.rooms[oi]);
-    let mut cands: Vec<Candidate> = ctx.attach_candidates(canvas, hi, node, edge);
-    for c in &mut cands {
-        c.score = -dist(ctx.candidate_centre(c), goal) + ctx.rng.unit() * 2.0;
-    }
-    cands.sort_by(|a, b| b.score.total_cmp(&a.score));
-    let mark = canvas.mark();
     // A placement whose free exit meets the other end: two doors, no corridor.
     // Only placements with an exit on a tile in front of one of the other
     // end's usable exits can; they are found without placing anything.
@@ -344,17 +371,32 @@ fn close_with(
             )
         })
         .collect();
-    let mut shapes: Vec<usize> = cands.iter().map(|c| c.shape).collect();
-    shapes.sort_unstable();
-    shapes.dedup();
-    let spots = DoorSpots::new(ctx, &shapes, &fronts);
+    let spots = DoorSpots::new(ctx, &ctx.shape_options(node), &fronts);
+    // Every placement when a hall or corridor may follow; else only those
+    // that can meet the other end.
+    let mut cands: Vec<Candidate> = match how {
+        Closing::Any => ctx.attach_candidates(canvas, hi, node, edge),
+        Closing::DoorOnly => {
+            ctx.attach_candidates_where(canvas, hi, node, edge, |c| spots.meets(c))
+        }
+    };
+    for c in &mut cands {
+        c.score = -dist(ctx.candidate_centre(c), goal) + ctx.rng.unit() * 2.0;
+    }
+    cands.sort_by(|a, b| b.score.total_cmp(&a.score));
+    let mark = canvas.mark();
     let touching: Vec<Candidate> = cands.iter().copied().filter(|c| spots.meets(c)).collect();
     if close_by_door(ctx, canvas, (hi, node, edge), (oi, other_edge), &touching) {
         return true;
     }
     // Another template of the room's kind may span the gap door to door.
     let own = ctx.shape_of[node.index()];
-    for s in ctx.other_templates(node, TEMPLATE_REPICKS) {
+    let repicks = if how == Closing::Any {
+        TEMPLATE_REPICKS
+    } else {
+        LOOKAHEAD_REPICKS
+    };
+    for s in ctx.other_templates(node, repicks) {
         ctx.shape_of[node.index()] = Some(s);
         let spots = DoorSpots::new(ctx, &[s], &fronts);
         let touching = ctx.attach_candidates_where(canvas, hi, node, edge, |c| spots.meets(c));
@@ -363,6 +405,9 @@ fn close_with(
         }
     }
     ctx.shape_of[node.index()] = own;
+    if how == Closing::DoorOnly {
+        return false;
+    }
     let mut tries = 0;
     for c in &cands {
         let ni = ctx.commit(canvas, hi, node, edge, c);
@@ -503,11 +548,9 @@ mod tests {
         assert!(close_with(
             &mut ctx,
             &mut canvas,
-            a,
-            g,
-            edge(g, a),
-            b,
-            edge(a, b)
+            (a, g, edge(g, a)),
+            (b, edge(a, b)),
+            Closing::Any
         ));
         assert_eq!(canvas.room_of(a).expect("placed").shape, narrow);
         for e in [edge(g, a), edge(a, b)] {
