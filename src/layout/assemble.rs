@@ -251,7 +251,7 @@ fn try_corridor_trials(
         trials.select_nth_unstable_by(looked, |a, b| a.0.total_cmp(&b.0));
         trials.truncate(looked);
     }
-    trials.sort_by(|a, b| a.0.total_cmp(&b.0));
+    trials.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
     let mut tried = 0;
     for (_, he, ae, front, t, offset) in trials {
         if tried >= limit || ctx.budget == 0 {
