@@ -462,16 +462,32 @@ impl Ctx<'_> {
         if !cands.is_empty() {
             return cands;
         }
+        let mut cands = Vec::new();
+        self.try_other_templates(node, TEMPLATE_REPICKS, |ctx| {
+            cands = ctx.attach_candidates(canvas, host, node, edge);
+            !cands.is_empty()
+        });
+        cands
+    }
+
+    /// Gives `node` each of up to `k` other templates of its kind (see
+    /// [`Ctx::other_templates`]) until `accept` holds; `node` keeps that
+    /// template, or gets its own back when none is accepted.
+    pub fn try_other_templates(
+        &mut self,
+        node: NodeIndex,
+        k: usize,
+        mut accept: impl FnMut(&mut Self) -> bool,
+    ) -> bool {
         let own = self.shape_of[node.index()];
-        for s in self.other_templates(node, TEMPLATE_REPICKS) {
+        for s in self.other_templates(node, k) {
             self.shape_of[node.index()] = Some(s);
-            let cands = self.attach_candidates(canvas, host, node, edge);
-            if !cands.is_empty() {
-                return cands;
+            if accept(self) {
+                return true;
             }
         }
         self.shape_of[node.index()] = own;
-        Vec::new()
+        false
     }
 
     /// Places `node` as described by `c`, realising `edge` as a door.

@@ -390,21 +390,19 @@ fn close_with(
         return true;
     }
     // Another template of the room's kind may span the gap door to door.
-    let own = ctx.shape_of[node.index()];
     let repicks = if how == Closing::Any {
         TEMPLATE_REPICKS
     } else {
         LOOKAHEAD_REPICKS
     };
-    for s in ctx.other_templates(node, repicks) {
-        ctx.shape_of[node.index()] = Some(s);
-        let spots = DoorSpots::new(ctx, &[s], &fronts);
+    let closed = ctx.try_other_templates(node, repicks, |ctx| {
+        let spots = DoorSpots::new(ctx, &ctx.shape_options(node), &fronts);
         let touching = ctx.attach_candidates_where(canvas, hi, node, edge, |c| spots.meets(c));
-        if close_by_door(ctx, canvas, (hi, node, edge), (oi, other_edge), &touching) {
-            return true;
-        }
+        close_by_door(ctx, canvas, (hi, node, edge), (oi, other_edge), &touching)
+    });
+    if closed {
+        return true;
     }
-    ctx.shape_of[node.index()] = own;
     if how == Closing::DoorOnly {
         return false;
     }

@@ -189,13 +189,19 @@ fn resolve_exits(
     let mut exits = Vec::new();
     for (&letter, cells) in &art.letters {
         let spec = specs.remove(&letter.to_string());
-        if let Some(exit) = art_exit(d, art, &letter.to_string(), cells, spec) {
+        let what = format!("exit `{letter}`");
+        if let Some(exit) = art_exit(d, art, (letter.to_string(), what), cells, spec) {
             exits.push(exit);
         }
     }
     for &cell in &art.doorways {
         let name = format!("{DOORWAY}{},{}", cell.x, cell.y);
-        if let Some(exit) = art_exit(d, art, &name, &[cell], None) {
+        let what = format!(
+            "the door position `{DOORWAY}` at column {}, row {}",
+            cell.x + 1,
+            cell.y + 1
+        );
+        if let Some(exit) = art_exit(d, art, (name, what), &[cell], None) {
             exits.push(exit);
         }
     }
@@ -277,22 +283,15 @@ fn exit_attrs(d: &mut Decoder, node: &Node) -> ExitAttrs {
     attrs
 }
 
+/// The exit drawn at `cells`: `name` is its name, `what` how diagnostics
+/// call it.
 fn art_exit(
     d: &mut Decoder,
     art: &Art,
-    name: &str,
+    (name, what): (String, String),
     cells: &[Pos],
     spec: Option<(&Node, &Node)>,
 ) -> Option<Exit> {
-    let what = if name.starts_with(DOORWAY) {
-        format!(
-            "the door position `{DOORWAY}` at column {}, row {}",
-            cells[0].x + 1,
-            cells[0].y + 1
-        )
-    } else {
-        format!("exit `{name}`")
-    };
     let attrs = spec.map(|(_, v)| exit_attrs(d, v));
     let first = art.cell_span(cells[0]);
     let horizontal = cells.iter().all(|c| c.y == cells[0].y);
@@ -374,7 +373,7 @@ fn art_exit(
         return None;
     }
     Some(Exit {
-        name: name.to_string(),
+        name,
         cells: cells.to_vec(),
         dir,
         group: attrs.group,
