@@ -383,6 +383,29 @@ impl Ctx<'_> {
         edge: EdgeIndex,
         keep: impl Fn(&Candidate) -> bool,
     ) -> Vec<Candidate> {
+        let mut out = self.placements_where(canvas, host, node, edge, keep);
+        out.retain(|c| self.fits(canvas, c));
+        out
+    }
+
+    /// Whether placement `c` overlaps nothing on `canvas` (one unit of budget).
+    pub fn fits(&mut self, canvas: &Canvas, c: &Candidate) -> bool {
+        self.budget = self.budget.saturating_sub(1);
+        canvas.fits(&self.shapes[c.shape], c.pos)
+    }
+
+    /// Every way to place `node` against the placed room `host` through
+    /// `edge` that `keep` accepts and that leaves both rooms able to serve
+    /// their other edges, overlapping or not: for callers that try a few of
+    /// many placements, checking each with [`Ctx::fits`] as they go.
+    pub fn placements_where(
+        &self,
+        canvas: &Canvas,
+        host: usize,
+        node: NodeIndex,
+        edge: EdgeIndex,
+        keep: impl Fn(&Candidate) -> bool,
+    ) -> Vec<Candidate> {
         let hr = &canvas.rooms[host];
         let hs = &self.shapes[hr.shape];
         let host_pending: Vec<EdgeIndex> = self.pending(canvas, hr.node, Some(edge));
@@ -434,11 +457,7 @@ impl Ctx<'_> {
                         exit: ni,
                         score: 0.0,
                     };
-                    if !keep(&c) {
-                        continue;
-                    }
-                    self.budget = self.budget.saturating_sub(1);
-                    if canvas.fits(shape, pos) {
+                    if keep(&c) {
                         out.push(c);
                     }
                 }

@@ -8,7 +8,7 @@
 
 use petgraph::graph::{EdgeIndex, NodeIndex};
 
-use super::canvas::Canvas;
+use super::canvas::{Canvas, PlacedRoom};
 use super::context::{Candidate, Ctx, Join, TEMPLATE_REPICKS, exit_cell};
 use super::corridor::{Joint, connect, direct_pair, link_direct};
 use super::failure::Failure;
@@ -254,7 +254,13 @@ impl Arc<'_> {
             // The last room but one: placements after which the last room
             // closes the loop door to door come first.
             let last = if left { hi } else { lo };
-            for c in cands.iter().take(DOOR_LOOKAHEAD) {
+            let fitting: Vec<Candidate> = cands
+                .iter()
+                .filter(|c| ctx.fits(canvas, c))
+                .take(DOOR_LOOKAHEAD)
+                .copied()
+                .collect();
+            for c in &fitting {
                 let ni = ctx.commit(canvas, hi_room, node, edge, c);
                 if !ctx.strands_exits(canvas, ni)
                     && self.close(ctx, canvas, last, Closing::DoorOnly)
@@ -266,6 +272,9 @@ impl Arc<'_> {
         }
         let mut tried = 0;
         for c in &cands {
+            if !ctx.fits(canvas, c) {
+                continue;
+            }
             let ni = ctx.commit(canvas, hi_room, node, edge, c);
             if !ctx.strands_exits(canvas, ni) {
                 let (lo2, hi2) = if left { (lo + 1, hi) } else { (lo, hi - 1) };
@@ -318,7 +327,8 @@ impl Arc<'_> {
 }
 
 /// Ways to place `node` against the placed room `host`, best first: those
-/// keeping its distance to the other open end `target` near `wanted`.
+/// keeping its distance to the other open end `target` near `wanted`. They
+/// are not checked for overlap: the caller checks the few it tries.
 fn arc_candidates(
     ctx: &mut Ctx,
     canvas: &Canvas,
@@ -329,7 +339,7 @@ fn arc_candidates(
     wanted: f64,
 ) -> Vec<Candidate> {
     let goal = ctx.centre(canvas.room_of(target).expect("placed"));
-    let mut cands = ctx.attach_candidates(canvas, host, node, edge);
+    let mut cands = ctx.placements_where(canvas, host, node, edge, |_| true);
     for c in &mut cands {
         let d = dist(ctx.candidate_centre(c), goal);
         c.score = -(d - wanted).abs() + ctx.rng.unit() * 4.0;
@@ -371,14 +381,15 @@ fn close_with(
             )
         })
         .collect();
-    let spots = DoorSpots::new(ctx, &ctx.shape_options(node), &fronts);
+    let host_room = &canvas.rooms[hi];
+    let spots = DoorSpots::new(ctx, &ctx.shape_options(node), &fronts, host_room);
     // Every placement when a hall or corridor may follow; else only those
     // that can meet the other end.
+    // (None checked for overlap yet: only the few tried are.)
     let mut cands: Vec<Candidate> = match how {
-        Closing::Any => ctx.attach_candidates(canvas, hi, node, edge),
-        Closing::DoorOnly => {
-            ctx.attach_candidates_where(canvas, hi, node, edge, |c| spots.meets(c))
-        }
+        Closing::Any => ctx.placements_where(canvas, hi, node, edge, |_| true),
+        Closing::DoorOnly if spots.is_empty() => Vec::new(),
+        Closing::DoorOnly => ctx.placements_where(canvas, hi, node, edge, |c| spots.meets(c)),
     };
     for c in &mut cands {
         c.score = -dist(ctx.candidate_centre(c), goal) + ctx.rng.unit() * 2.0;
@@ -396,8 +407,11 @@ fn close_with(
         LOOKAHEAD_REPICKS
     };
     let closed = ctx.try_other_templates(node, repicks, |ctx| {
-        let spots = DoorSpots::new(ctx, &ctx.shape_options(node), &fronts);
-        let touching = ctx.attach_candidates_where(canvas, hi, node, edge, |c| spots.meets(c));
+        let spots = DoorSpots::new(ctx, &ctx.shape_options(node), &fronts, &canvas.rooms[hi]);
+        if spots.is_empty() {
+            return false;
+        }
+        let touching = ctx.placements_where(canvas, hi, node, edge, |c| spots.meets(c));
         close_by_door(ctx, canvas, (hi, node, edge), (oi, other_edge), &touching)
     });
     if closed {
@@ -408,6 +422,9 @@ fn close_with(
     }
     let mut tries = 0;
     for c in &cands {
+        if !ctx.fits(canvas, c) {
+            continue;
+        }
         let ni = ctx.commit(canvas, hi, node, edge, c);
         if !ctx.strands_exits(canvas, ni) {
             tries += 1;
@@ -426,15 +443,28 @@ fn close_with(
 /// Where rooms of some shapes would stand with an exit on one of the tiles
 /// in front of the other end's usable exits (`fronts`: the tile, and the
 /// facing and width of an exit that meets it there), so a candidate is
-/// checked with one lookup.
+/// checked with one lookup. Only placements against `host` are looked
+/// for: a front farther from it than a shape spans is out of that shape's
+/// reach, and when every front is, there are none.
 struct DoorSpots(FxHashMap<(usize, Pos), (usize, bool)>);
 
 impl DoorSpots {
-    fn new(ctx: &Ctx, shapes: &[usize], fronts: &[(Pos, Dir, usize)]) -> Self {
-        let mut spots: FxHashMap<(usize, Pos), (usize, bool)> = FxHashMap::default();
+    fn new(ctx: &Ctx, shapes: &[usize], fronts: &[(Pos, Dir, usize)], host: &PlacedRoom) -> Self {
+        let mut spots: FxHashMap<(usize, Pos), (usize, bool)> =
+            FxHashMap::with_capacity_and_hasher(fronts.len() * 4, Default::default());
+        let hs = &ctx.shapes[host.shape];
         for &s in shapes {
-            for (j, x) in ctx.shapes[s].exits.iter().enumerate() {
-                for &(front, dir, width) in fronts {
+            let shape = &ctx.shapes[s];
+            // A placement covers a tile in front of the host (one beside
+            // its art) and the front it meets.
+            let within = |f: Pos| {
+                f.x >= host.pos.x - shape.width
+                    && f.x < host.pos.x + hs.width + shape.width
+                    && f.y >= host.pos.y - shape.height
+                    && f.y < host.pos.y + hs.height + shape.height
+            };
+            for &(front, dir, width) in fronts.iter().filter(|f| within(f.0)) {
+                for (j, x) in shape.exits.iter().enumerate() {
                     if x.dir == dir && x.cells.len() == width {
                         let pos = Pos::new(front.x - x.cells[0].x, front.y - x.cells[0].y);
                         spots
@@ -448,6 +478,11 @@ impl DoorSpots {
         DoorSpots(spots)
     }
 
+    /// Whether no placement can meet a front.
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// Whether `c` puts an exit other than the one joining its host on a
     /// front.
     fn meets(&self, c: &Candidate) -> bool {
@@ -457,9 +492,9 @@ impl DoorSpots {
     }
 }
 
-/// Tries `touching` placements of `node` against room `hi` (by `edge`)
-/// until one meets room `oi` exit to exit, and realises `other_edge` there
-/// as a door.
+/// Tries `touching` placements of `node` against room `hi` (by `edge`),
+/// skipping those that overlap, until one meets room `oi` exit to exit,
+/// and realises `other_edge` there as a door.
 fn close_by_door(
     ctx: &mut Ctx,
     canvas: &mut Canvas,
@@ -469,6 +504,9 @@ fn close_by_door(
 ) -> bool {
     let mark = canvas.mark();
     for c in touching {
+        if !ctx.fits(canvas, c) {
+            continue;
+        }
         let ni = ctx.commit(canvas, hi, node, edge, c);
         if let Some((en, eo)) = direct_pair(ctx, canvas, ni, oi, other_edge) {
             link_direct(ctx, canvas, ni, en, oi, eo, other_edge);
@@ -555,6 +593,43 @@ mod tests {
             let link = canvas.links.iter().find(|l| l.edge == e).expect("link");
             assert_eq!(link.kind, crate::layout::LinkKind::Door);
         }
+    }
+
+    #[test]
+    fn door_spots_hold_only_fronts_a_room_against_the_host_can_cover() {
+        let fx = Fixture::with(LOOP_ROOMS, LOOP_FLOW);
+        let ctx = fx.ctx();
+        let g = fx.level.find("g").expect("g");
+        let (wide, narrow) = (fx.template("wide"), fx.template("narrow"));
+        let mut canvas = Canvas::default();
+        canvas.add_room(ctx.shapes, g, wide, Pos::new(0, 0));
+        let host = &canvas.rooms[0];
+        // The tile in front of a west door (facing east to be met) of a
+        // room standing `x` tiles east of the host, on the host's door row.
+        let front = |x: i32| [(Pos::new(x - 1, 2), Dir::East, 1)];
+        // A room 6 tiles wide against the host's east door spans x = 6..=11:
+        // a front at x = 9 is within reach, one at x = 29 is not.
+        let near = DoorSpots::new(&ctx, &[narrow, wide], &front(10), host);
+        assert!(!near.is_empty());
+        let far = DoorSpots::new(&ctx, &[narrow, wide], &front(30), host);
+        assert!(far.is_empty());
+        // The narrow room (west door at (0, 2), east door at (3, 2)) placed
+        // with its west door on the host's east front meets x = 9 with its
+        // east door.
+        let c = Candidate {
+            shape: narrow,
+            pos: Pos::new(6, 0),
+            host_exit: 0,
+            exit: 0,
+            score: 0.0,
+        };
+        let east = ctx.shapes[narrow]
+            .exits
+            .iter()
+            .position(|x| x.dir == Dir::East)
+            .expect("an east door");
+        assert_eq!(ctx.shapes[narrow].exits[0].dir, Dir::West);
+        assert!(near.meets(&c), "exit {east} meets the front");
     }
 
     #[test]
