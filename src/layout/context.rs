@@ -360,38 +360,21 @@ impl Ctx<'_> {
         }
     }
 
-    /// Every way to place `node` (not yet placed) against the placed room
-    /// `host` through `edge`, that overlaps nothing and leaves both rooms able
-    /// to serve their other edges. `score` is filled by the caller.
-    pub fn attach_candidates(
-        &mut self,
-        canvas: &Canvas,
-        host: usize,
-        node: NodeIndex,
-        edge: EdgeIndex,
-    ) -> Vec<Candidate> {
-        self.attach_candidates_where(canvas, host, node, edge, |_| true)
-    }
-
-    /// [`Ctx::attach_candidates`] that `keep` accepts; `keep` sees each
-    /// placement before it is checked for overlap.
-    pub fn attach_candidates_where(
-        &mut self,
-        canvas: &Canvas,
-        host: usize,
-        node: NodeIndex,
-        edge: EdgeIndex,
-        keep: impl Fn(&Candidate) -> bool,
-    ) -> Vec<Candidate> {
-        let mut out = self.placements_where(canvas, host, node, edge, keep);
-        out.retain(|c| self.fits(canvas, c));
-        out
-    }
-
     /// Whether placement `c` overlaps nothing on `canvas` (one unit of budget).
     pub fn fits(&mut self, canvas: &Canvas, c: &Candidate) -> bool {
         self.budget = self.budget.saturating_sub(1);
         canvas.fits(&self.shapes[c.shape], c.pos)
+    }
+
+    /// [`Ctx::placements_where`], every one.
+    pub fn placements(
+        &self,
+        canvas: &Canvas,
+        host: usize,
+        node: NodeIndex,
+        edge: EdgeIndex,
+    ) -> Vec<Candidate> {
+        self.placements_where(canvas, host, node, edge, |_| true)
     }
 
     /// Every way to place `node` against the placed room `host` through
@@ -466,26 +449,29 @@ impl Ctx<'_> {
         out
     }
 
-    /// [`Ctx::attach_candidates`]; when there are none, those of the first
-    /// of up to [`TEMPLATE_REPICKS`] other templates of its kind that has
-    /// any, and `node` keeps that template. Without one, `node` keeps its
-    /// own and the list is empty.
-    pub fn candidates_or_other_template(
+    /// The placements of `node` against `host` through `edge`
+    /// ([`Ctx::placements_where`], not checked for overlap) when one of them
+    /// fits; else those of the first of up to [`TEMPLATE_REPICKS`] other
+    /// templates of its kind with one that fits, and `node` keeps that
+    /// template. Without one, `node` keeps its own and the list is empty.
+    pub fn placements_or_other_template(
         &mut self,
         canvas: &Canvas,
         host: usize,
         node: NodeIndex,
         edge: EdgeIndex,
     ) -> Vec<Candidate> {
-        let cands = self.attach_candidates(canvas, host, node, edge);
-        if !cands.is_empty() {
+        let mut cands = self.placements(canvas, host, node, edge);
+        if cands.iter().any(|c| self.fits(canvas, c)) {
             return cands;
         }
-        let mut cands = Vec::new();
-        self.try_other_templates(node, TEMPLATE_REPICKS, |ctx| {
-            cands = ctx.attach_candidates(canvas, host, node, edge);
-            !cands.is_empty()
+        let found = self.try_other_templates(node, TEMPLATE_REPICKS, |ctx| {
+            cands = ctx.placements(canvas, host, node, edge);
+            cands.iter().any(|c| ctx.fits(canvas, c))
         });
+        if !found {
+            cands.clear();
+        }
         cands
     }
 

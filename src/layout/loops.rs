@@ -76,7 +76,9 @@ pub fn layout_loop(
 fn admits(ctx: &mut Ctx, canvas: &Canvas, join: Option<Join>) -> bool {
     join.is_none_or(|j| {
         let ai = canvas.index_of(j.anchor).expect("anchor laid out");
-        !ctx.attach_candidates(canvas, ai, j.host, j.edge).is_empty()
+        ctx.placements(canvas, ai, j.host, j.edge)
+            .iter()
+            .any(|c| ctx.fits(canvas, c))
     })
 }
 
@@ -98,12 +100,18 @@ pub fn grow_on(ctx: &mut Ctx, map: &mut Canvas, comp: &Composite, join: Join) ->
     let hi = map.index_of(host).expect("host on map");
     let mark = map.mark();
     // Another template of the anchor may fit where its own does not.
-    let mut cands = ctx.candidates_or_other_template(map, hi, anchor, edge);
+    let mut cands = ctx.placements_or_other_template(map, hi, anchor, edge);
     for c in &mut cands {
         c.score = ctx.rng.unit();
     }
     cands.sort_by(|a, b| b.score.total_cmp(&a.score));
-    for c in cands.iter().take(IN_PLACE_STARTS) {
+    let starts: Vec<Candidate> = cands
+        .iter()
+        .filter(|c| ctx.fits(map, c))
+        .take(IN_PLACE_STARTS)
+        .copied()
+        .collect();
+    for c in &starts {
         let ni = ctx.commit(map, hi, anchor, edge, c);
         let grown =
             !ctx.strands_exits(map, ni) && ears.iter().all(|ear| grow_ear(ctx, map, ear).is_ok());
@@ -339,7 +347,7 @@ fn arc_candidates(
     wanted: f64,
 ) -> Vec<Candidate> {
     let goal = ctx.centre(canvas.room_of(target).expect("placed"));
-    let mut cands = ctx.placements_where(canvas, host, node, edge, |_| true);
+    let mut cands = ctx.placements(canvas, host, node, edge);
     for c in &mut cands {
         let d = dist(ctx.candidate_centre(c), goal);
         c.score = -(d - wanted).abs() + ctx.rng.unit() * 4.0;
@@ -387,7 +395,7 @@ fn close_with(
     // that can meet the other end.
     // (None checked for overlap yet: only the few tried are.)
     let mut cands: Vec<Candidate> = match how {
-        Closing::Any => ctx.placements_where(canvas, hi, node, edge, |_| true),
+        Closing::Any => ctx.placements(canvas, hi, node, edge),
         Closing::DoorOnly if spots.is_empty() => Vec::new(),
         Closing::DoorOnly => ctx.placements_where(canvas, hi, node, edge, |c| spots.meets(c)),
     };

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use petgraph::graph::{EdgeIndex, NodeIndex};
 
 use super::canvas::Canvas;
-use super::context::{Ctx, Join, TEMPLATE_REPICKS, exit_cell};
+use super::context::{Candidate, Ctx, Join, TEMPLATE_REPICKS, exit_cell};
 use super::failure::Failure;
 use crate::geom::Pos;
 use crate::graph::Composite;
@@ -222,7 +222,7 @@ fn place_child(ctx: &mut Ctx, canvas: &mut Canvas, walk: &mut Walk, step: Step) 
     let Step { parent, kid, edge } = step;
     let host = canvas.index_of(parent).expect("placed");
     // Other templates of its kind before the tree gives up on it.
-    let mut cands = ctx.candidates_or_other_template(canvas, host, kid, edge);
+    let mut cands = ctx.placements_or_other_template(canvas, host, kid, edge);
     if cands.is_empty() {
         walk.deepest = kid;
         return walk.corridors && corridor_child(ctx, canvas, walk, step);
@@ -253,10 +253,23 @@ fn place_child(ctx: &mut Ctx, canvas: &mut Canvas, walk: &mut Walk, step: Step) 
         c.score = spread.min(12.0) - far + ctx.rng.unit() * 4.0;
     }
     cands.sort_by(|a, b| b.score.total_cmp(&a.score));
-    if ctx.pending_count(canvas, parent) >= HUB_PENDING {
+    // Only the best few that fit are tried (a hub's best re-scored first):
+    // the others are never checked for overlap.
+    let hub = ctx.pending_count(canvas, parent) >= HUB_PENDING;
+    let wanted = if hub {
+        HUB_SCORED
+    } else {
+        MAX_CHILD_FAILURES as usize + 1
+    };
+    let mut cands: Vec<Candidate> = cands
+        .into_iter()
+        .filter(|c| ctx.fits(canvas, c))
+        .take(wanted)
+        .collect();
+    if hub {
         // A hub with many rooms still to place: of the best placements,
         // those keeping its exits clear first.
-        let best = cands.len().min(HUB_SCORED);
+        let best = cands.len();
         let bands: Vec<(usize, Pos, Pos)> = ctx.open_bands(canvas, host, HUB_DEPTH, 0).collect();
         for c in &mut cands[..best] {
             // The host's exits left free by this placement (not the one it
