@@ -360,6 +360,21 @@ impl Ctx<'_> {
         }
     }
 
+    /// The first `n` of `cands` that overlap nothing, in order.
+    pub fn first_fitting(
+        &mut self,
+        canvas: &Canvas,
+        cands: &[Candidate],
+        n: usize,
+    ) -> Vec<Candidate> {
+        cands
+            .iter()
+            .filter(|c| self.fits(canvas, c))
+            .take(n)
+            .copied()
+            .collect()
+    }
+
     /// Whether placement `c` overlaps nothing on `canvas` (one unit of budget).
     pub fn fits(&mut self, canvas: &Canvas, c: &Candidate) -> bool {
         self.budget = self.budget.saturating_sub(1);

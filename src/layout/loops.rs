@@ -105,13 +105,7 @@ pub fn grow_on(ctx: &mut Ctx, map: &mut Canvas, comp: &Composite, join: Join) ->
         c.score = ctx.rng.unit();
     }
     cands.sort_by(|a, b| b.score.total_cmp(&a.score));
-    let starts: Vec<Candidate> = cands
-        .iter()
-        .filter(|c| ctx.fits(map, c))
-        .take(IN_PLACE_STARTS)
-        .copied()
-        .collect();
-    for c in &starts {
+    for c in &ctx.first_fitting(map, &cands, IN_PLACE_STARTS) {
         let ni = ctx.commit(map, hi, anchor, edge, c);
         let grown =
             !ctx.strands_exits(map, ni) && ears.iter().all(|ear| grow_ear(ctx, map, ear).is_ok());
@@ -262,13 +256,7 @@ impl Arc<'_> {
             // The last room but one: placements after which the last room
             // closes the loop door to door come first.
             let last = if left { hi } else { lo };
-            let fitting: Vec<Candidate> = cands
-                .iter()
-                .filter(|c| ctx.fits(canvas, c))
-                .take(DOOR_LOOKAHEAD)
-                .copied()
-                .collect();
-            for c in &fitting {
+            for c in &ctx.first_fitting(canvas, &cands, DOOR_LOOKAHEAD) {
                 let ni = ctx.commit(canvas, hi_room, node, edge, c);
                 if !ctx.strands_exits(canvas, ni)
                     && self.close(ctx, canvas, last, Closing::DoorOnly)

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use petgraph::graph::{EdgeIndex, NodeIndex};
 
 use super::canvas::Canvas;
-use super::context::{Candidate, Ctx, Join, TEMPLATE_REPICKS, exit_cell};
+use super::context::{Ctx, Join, TEMPLATE_REPICKS, exit_cell};
 use super::failure::Failure;
 use crate::geom::Pos;
 use crate::graph::Composite;
@@ -261,11 +261,7 @@ fn place_child(ctx: &mut Ctx, canvas: &mut Canvas, walk: &mut Walk, step: Step) 
     } else {
         MAX_CHILD_FAILURES as usize + 1
     };
-    let mut cands: Vec<Candidate> = cands
-        .into_iter()
-        .filter(|c| ctx.fits(canvas, c))
-        .take(wanted)
-        .collect();
+    let mut cands = ctx.first_fitting(canvas, &cands, wanted);
     if hub {
         // A hub with many rooms still to place: of the best placements,
         // those keeping its exits clear first.
