@@ -377,8 +377,7 @@ fn close_with(
             )
         })
         .collect();
-    let host_room = &canvas.rooms[hi];
-    let spots = DoorSpots::new(ctx, &ctx.shape_options(node), &fronts, host_room);
+    let spots = DoorSpots::new(ctx, &ctx.shape_options(node), &fronts, &canvas.rooms[hi]);
     // Every placement when a hall or corridor may follow; else only those
     // that can meet the other end.
     // (None checked for overlap yet: only the few tried are.)
@@ -619,13 +618,8 @@ mod tests {
             exit: 0,
             score: 0.0,
         };
-        let east = ctx.shapes[narrow]
-            .exits
-            .iter()
-            .position(|x| x.dir == Dir::East)
-            .expect("an east door");
         assert_eq!(ctx.shapes[narrow].exits[0].dir, Dir::West);
-        assert!(near.meets(&c), "exit {east} meets the front");
+        assert!(near.meets(&c), "the east door meets the front");
     }
 
     #[test]

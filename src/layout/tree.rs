@@ -265,9 +265,8 @@ fn place_child(ctx: &mut Ctx, canvas: &mut Canvas, walk: &mut Walk, step: Step) 
     if hub {
         // A hub with many rooms still to place: of the best placements,
         // those keeping its exits clear first.
-        let best = cands.len();
         let bands: Vec<(usize, Pos, Pos)> = ctx.open_bands(canvas, host, HUB_DEPTH, 0).collect();
-        for c in &mut cands[..best] {
+        for c in &mut cands {
             // The host's exits left free by this placement (not the one it
             // takes, nor its group) whose band the new room leaves clear.
             let taken = hs.exits[c.host_exit].group;
@@ -282,7 +281,7 @@ fn place_child(ctx: &mut Ctx, canvas: &mut Canvas, walk: &mut Walk, step: Step) 
                 .count();
             c.score += HUB_WEIGHT * clear as f64;
         }
-        cands[..best].sort_by(|a, b| b.score.total_cmp(&a.score));
+        cands.sort_by(|a, b| b.score.total_cmp(&a.score));
     }
     let mut failures = 0;
     for c in cands {
