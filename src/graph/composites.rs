@@ -54,12 +54,15 @@ pub struct Decomposition {
 /// Splits the physical (non-warp) edges of `level` into composites.
 pub fn decompose(level: &LevelGraph) -> Decomposition {
     let n = level.graph.node_count();
-    let mut remaining: BTreeSet<EdgeIndex> = level
-        .graph
-        .edge_references()
-        .filter(|e| e.weight().kind != EdgeKind::Warp && e.source() != e.target())
-        .map(|e| e.id())
-        .collect();
+    let mut remaining = Remaining::new(
+        level,
+        level
+            .graph
+            .edge_references()
+            .filter(|e| e.weight().kind != EdgeKind::Warp && e.source() != e.target())
+            .map(|e| e.id()),
+    );
+    let mut scratch = Scratch::new(n);
     let mut owner: Vec<Option<usize>> = vec![None; n];
     let mut loops: Vec<(Vec<Ear>, BTreeSet<NodeIndex>, Vec<EdgeIndex>)> = Vec::new();
     let mut deferred: Vec<EdgeIndex> = Vec::new();
@@ -68,9 +71,9 @@ pub fn decompose(level: &LevelGraph) -> Decomposition {
         // An open ear (a path through new rooms between two rooms of one loop
         // composite) is taken before any new cycle: both its ends are placed,
         // so its layout bends towards a known room instead of closing on itself.
-        if let Some((c, ear)) = shortest_open_ear(level, &remaining, &owner, loops.len()) {
-            for e in &ear.edges {
-                remaining.remove(e);
+        if let Some((c, ear)) = shortest_open_ear(&remaining, &owner, loops.len(), &mut scratch) {
+            for &e in &ear.edges {
+                remaining.take(e);
             }
             for v in &ear.nodes {
                 owner[v.index()] = Some(c);
@@ -80,11 +83,11 @@ pub fn decompose(level: &LevelGraph) -> Decomposition {
             loops[c].0.push(ear);
             continue;
         }
-        let Some((cycle_nodes, cycle_edges)) = smallest_cycle(level, &remaining) else {
+        let Some((cycle_nodes, cycle_edges)) = smallest_cycle_in(&remaining) else {
             break;
         };
-        for e in &cycle_edges {
-            remaining.remove(e);
+        for &e in &cycle_edges {
+            remaining.take(e);
         }
         let touched: BTreeSet<usize> = cycle_nodes
             .iter()
@@ -123,7 +126,7 @@ pub fn decompose(level: &LevelGraph) -> Decomposition {
             }
         }
     }
-    let rest: Vec<EdgeIndex> = remaining.iter().copied().chain(deferred).collect();
+    let rest: Vec<EdgeIndex> = remaining.live().chain(deferred).collect();
 
     let mut composites: Vec<Composite> = loops
         .into_iter()
@@ -181,28 +184,151 @@ pub fn decompose(level: &LevelGraph) -> Decomposition {
 /// Longest ear searched for, in rooms.
 const MAX_EAR: usize = 12;
 
-type Adj = BTreeMap<NodeIndex, Vec<(NodeIndex, EdgeIndex)>>;
+/// The edges not yet in a composite, as adjacency lists built once (in edge
+/// order) from which taken edges are skipped: no rebuild per step.
+struct Remaining {
+    /// Neighbours of each node (by index) over the edges, taken or not.
+    adj: Vec<Vec<(NodeIndex, EdgeIndex)>>,
+    /// The edges, in order.
+    order: Vec<EdgeIndex>,
+    /// Whether each edge (by index) is still to be taken.
+    live: Vec<bool>,
+    /// The two ends of each edge (by index).
+    endpoints: Vec<(NodeIndex, NodeIndex)>,
+    /// Live edges at each node (by index).
+    degree: Vec<usize>,
+    /// Live edges in all.
+    count: usize,
+}
 
-/// The shortest open ear of any loop composite over `rest` edges.
+impl Remaining {
+    /// `edges` of `level`, all live.
+    fn new(level: &LevelGraph, edges: impl Iterator<Item = EdgeIndex>) -> Self {
+        let mut order: Vec<EdgeIndex> = edges.collect();
+        order.sort();
+        let mut adj = vec![Vec::new(); level.graph.node_count()];
+        let mut live = vec![false; level.graph.edge_count()];
+        let mut endpoints = vec![(NodeIndex::end(), NodeIndex::end()); live.len()];
+        for &e in &order {
+            let (x, y) = level.graph.edge_endpoints(e).expect("edge");
+            adj[x.index()].push((y, e));
+            adj[y.index()].push((x, e));
+            live[e.index()] = true;
+            endpoints[e.index()] = (x, y);
+        }
+        let degree = adj.iter().map(Vec::len).collect();
+        Remaining {
+            adj,
+            endpoints,
+            count: order.len(),
+            order,
+            live,
+            degree,
+        }
+    }
+
+    /// Takes `e` out.
+    fn take(&mut self, e: EdgeIndex) {
+        if std::mem::replace(&mut self.live[e.index()], false) {
+            self.count -= 1;
+            for v in self.ends(e) {
+                self.degree[v.index()] -= 1;
+            }
+        }
+    }
+
+    /// The two ends of `e`.
+    fn ends(&self, e: EdgeIndex) -> [NodeIndex; 2] {
+        let (x, y) = self.endpoints[e.index()];
+        [x, y]
+    }
+
+    /// The live edges at `v`, with the node at their other end.
+    fn at(&self, v: NodeIndex) -> impl Iterator<Item = (NodeIndex, EdgeIndex)> + '_ {
+        self.adj[v.index()]
+            .iter()
+            .copied()
+            .filter(|&(_, e)| self.live[e.index()])
+    }
+
+    /// Nodes with a live edge, in order.
+    fn nodes(&self) -> impl Iterator<Item = NodeIndex> + '_ {
+        (0..self.adj.len())
+            .filter(|&v| self.degree[v] > 0)
+            .map(NodeIndex::new)
+    }
+
+    /// The live edges, in order.
+    fn live(&self) -> impl Iterator<Item = EdgeIndex> + '_ {
+        self.order.iter().copied().filter(|e| self.live[e.index()])
+    }
+
+    fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+}
+
+/// Per-node marks of one breadth-first search, reset after it by the nodes
+/// it touched: no allocation per search.
+struct Scratch {
+    /// The node and edge each reached node was reached from.
+    back: Vec<Option<(NodeIndex, EdgeIndex)>>,
+    touched: Vec<usize>,
+}
+
+impl Scratch {
+    fn new(n: usize) -> Self {
+        Scratch {
+            back: vec![None; n],
+            touched: Vec::new(),
+        }
+    }
+
+    fn reached(&self, v: NodeIndex) -> bool {
+        self.back[v.index()].is_some()
+    }
+
+    fn reach(&mut self, v: NodeIndex, from: (NodeIndex, EdgeIndex)) {
+        self.back[v.index()] = Some(from);
+        self.touched.push(v.index());
+    }
+
+    /// The path back from `v` to the search's start `a` (exclusive), as
+    /// nodes and edges, `v` first.
+    fn path_back(&self, mut v: NodeIndex, a: NodeIndex) -> (Vec<NodeIndex>, Vec<EdgeIndex>) {
+        let (mut nodes, mut edges) = (Vec::new(), Vec::new());
+        while v != a {
+            let Some((p, pe)) = self.back[v.index()] else {
+                break;
+            };
+            nodes.push(p);
+            edges.push(pe);
+            v = p;
+        }
+        (nodes, edges)
+    }
+
+    fn reset(&mut self) {
+        for v in self.touched.drain(..) {
+            self.back[v] = None;
+        }
+    }
+}
+
+/// The shortest open ear of any loop composite over the remaining edges.
 fn shortest_open_ear(
-    level: &LevelGraph,
-    rest: &BTreeSet<EdgeIndex>,
+    rest: &Remaining,
     owner: &[Option<usize>],
     composites: usize,
+    scratch: &mut Scratch,
 ) -> Option<(usize, Ear)> {
     if composites == 0 {
         return None;
     }
-    let mut adj: Adj = BTreeMap::new();
-    for &e in rest {
-        let (x, y) = level.graph.edge_endpoints(e).expect("edge");
-        adj.entry(x).or_default().push((y, e));
-        adj.entry(y).or_default().push((x, e));
-    }
     let mut best: Option<(usize, Ear)> = None;
-    for &a in adj.keys().filter(|v| owner[v.index()].is_some()) {
+    for a in rest.nodes().filter(|v| owner[v.index()].is_some()) {
         let c = owner[a.index()].expect("owned");
-        if let Some(ear) = ear_from(&adj, owner, c, a, MAX_EAR)
+        if let Some(ear) = ear_from(rest, owner, c, a, MAX_EAR, scratch)
             && best
                 .as_ref()
                 .is_none_or(|(_, b)| ear.nodes.len() < b.nodes.len())
@@ -216,47 +342,45 @@ fn shortest_open_ear(
 /// The shortest path from `a`, through rooms in no loop, to another room of
 /// loop composite `c`.
 fn ear_from(
-    adj: &Adj,
+    rest: &Remaining,
     owner: &[Option<usize>],
     c: usize,
     a: NodeIndex,
     max_len: usize,
+    scratch: &mut Scratch,
 ) -> Option<Ear> {
-    adj.get(&a)?;
-
-    let mut back: BTreeMap<NodeIndex, (NodeIndex, EdgeIndex)> = BTreeMap::new();
+    let mut found = None;
     let mut queue = VecDeque::from([(a, 0usize)]);
-    while let Some((v, depth)) = queue.pop_front() {
+    'bfs: while let Some((v, depth)) = queue.pop_front() {
         if depth >= max_len {
             break;
         }
-        for &(w, e) in adj.get(&v).map_or(&[][..], Vec::as_slice) {
-            if w == a || back.contains_key(&w) {
+        for (w, e) in rest.at(v) {
+            if w == a || scratch.reached(w) {
                 continue;
             }
             match owner[w.index()] {
                 Some(o) if o == c => {
+                    let (back_nodes, back_edges) = scratch.path_back(v, a);
                     let mut nodes = vec![w, v];
+                    nodes.extend(back_nodes);
                     let mut edges = vec![e];
-                    let mut cur = v;
-                    while let Some(&(p, pe)) = back.get(&cur) {
-                        nodes.push(p);
-                        edges.push(pe);
-                        cur = p;
-                    }
+                    edges.extend(back_edges);
                     nodes.reverse();
                     edges.reverse();
-                    return Some(Ear { nodes, edges });
+                    found = Some(Ear { nodes, edges });
+                    break 'bfs;
                 }
                 Some(_) => {}
                 None => {
-                    back.insert(w, (v, e));
+                    scratch.reach(w, (v, e));
                     queue.push_back((w, depth + 1));
                 }
             }
         }
     }
-    None
+    scratch.reset();
+    found
 }
 
 /// The ears of loop composite `comp` re-ordered to start at `anchor`: the
@@ -265,22 +389,14 @@ fn ear_from(
 /// one node). Lets a loop grow from whichever room the assembly attaches it
 /// by. `None` when `anchor` is on no cycle of the composite.
 pub fn ears_from(level: &LevelGraph, comp: &Composite, anchor: NodeIndex) -> Option<Vec<Ear>> {
-    let mut remaining: BTreeSet<EdgeIndex> = comp.edges.iter().copied().collect();
+    let mut remaining = Remaining::new(level, comp.edges.iter().copied());
+    let mut scratch = Scratch::new(level.graph.node_count());
     let mut owner: Vec<Option<usize>> = vec![None; level.graph.node_count()];
-    let adjacency = |remaining: &BTreeSet<EdgeIndex>| {
-        let mut adj: Adj = BTreeMap::new();
-        for &e in remaining {
-            let (x, y) = level.graph.edge_endpoints(e).expect("edge");
-            adj.entry(x).or_default().push((y, e));
-            adj.entry(y).or_default().push((x, e));
-        }
-        adj
-    };
     let mut ears: Vec<Ear> = Vec::new();
-    let mut next = Some(cycle_through(&adjacency(&remaining), &owner, anchor)?);
+    let mut next = Some(cycle_through(&remaining, &owner, anchor, &mut scratch)?);
     while let Some(ear) = next {
-        for e in &ear.edges {
-            remaining.remove(e);
+        for &e in &ear.edges {
+            remaining.take(e);
         }
         for v in &ear.nodes {
             owner[v.index()] = Some(0);
@@ -289,12 +405,15 @@ pub fn ears_from(level: &LevelGraph, comp: &Composite, anchor: NodeIndex) -> Opt
         if remaining.is_empty() {
             return Some(ears);
         }
-        let adj = adjacency(&remaining);
-        next = adj
-            .keys()
+        let placed: Vec<NodeIndex> = remaining
+            .nodes()
             .filter(|v| owner[v.index()].is_some())
-            .filter_map(|&a| {
-                ear_from(&adj, &owner, 0, a, usize::MAX).or_else(|| cycle_through(&adj, &owner, a))
+            .collect();
+        next = placed
+            .into_iter()
+            .filter_map(|a| {
+                ear_from(&remaining, &owner, 0, a, usize::MAX, &mut scratch)
+                    .or_else(|| cycle_through(&remaining, &owner, a, &mut scratch))
             })
             .min_by_key(|ear| ear.nodes.len());
     }
@@ -303,18 +422,24 @@ pub fn ears_from(level: &LevelGraph, comp: &Composite, anchor: NodeIndex) -> Opt
 
 /// The shortest cycle from `a` back to itself through rooms not yet in
 /// `owner`, as a closed ear.
-fn cycle_through(adj: &Adj, owner: &[Option<usize>], a: NodeIndex) -> Option<Ear> {
+fn cycle_through(
+    rest: &Remaining,
+    owner: &[Option<usize>],
+    a: NodeIndex,
+    scratch: &mut Scratch,
+) -> Option<Ear> {
     let mut best: Option<Ear> = None;
-    for &(x, first) in adj.get(&a)? {
+    let mut any = false;
+    for (x, first) in rest.at(a) {
+        any = true;
         if x == a || owner[x.index()].is_some() {
             continue;
         }
-        let mut back: BTreeMap<NodeIndex, (NodeIndex, EdgeIndex)> = BTreeMap::new();
-        back.insert(x, (a, first));
+        scratch.reach(x, (a, first));
         let mut queue = VecDeque::from([x]);
         let mut closing = None;
         'bfs: while let Some(v) = queue.pop_front() {
-            for &(w, e) in adj.get(&v).map_or(&[][..], Vec::as_slice) {
+            for (w, e) in rest.at(v) {
                 if e == first {
                     continue;
                 }
@@ -322,29 +447,33 @@ fn cycle_through(adj: &Adj, owner: &[Option<usize>], a: NodeIndex) -> Option<Ear
                     closing = Some((v, e));
                     break 'bfs;
                 }
-                if owner[w.index()].is_none() && !back.contains_key(&w) {
-                    back.insert(w, (v, e));
+                if owner[w.index()].is_none() && !scratch.reached(w) {
+                    scratch.reach(w, (v, e));
                     queue.push_back(w);
                 }
             }
         }
-        let Some((last, closing_edge)) = closing else {
-            continue;
-        };
-        let mut nodes = vec![a, last];
-        let mut edges = vec![closing_edge];
-        let mut cur = last;
-        while cur != a {
-            let (p, pe) = back[&cur];
-            nodes.push(p);
-            edges.push(pe);
-            cur = p;
+        let cycle = closing.map(|(last, closing_edge)| {
+            let (back_nodes, back_edges) = scratch.path_back(last, a);
+            let mut nodes = vec![a, last];
+            nodes.extend(back_nodes);
+            let mut edges = vec![closing_edge];
+            edges.extend(back_edges);
+            nodes.reverse();
+            edges.reverse();
+            Ear { nodes, edges }
+        });
+        scratch.reset();
+        if let Some(ear) = cycle
+            && best
+                .as_ref()
+                .is_none_or(|b| ear.nodes.len() < b.nodes.len())
+        {
+            best = Some(ear);
         }
-        nodes.reverse();
-        edges.reverse();
-        if best.as_ref().is_none_or(|b| nodes.len() < b.nodes.len()) {
-            best = Some(Ear { nodes, edges });
-        }
+    }
+    if !any {
+        return None;
     }
     best
 }
@@ -389,31 +518,22 @@ fn split_at_anchors(
     out
 }
 
-/// Length, the two ends and the closing edge of the best cycle, with the BFS tree it was found in.
-type Best = (
-    usize,
-    usize,
-    usize,
-    EdgeIndex,
-    Vec<Option<(usize, EdgeIndex)>>,
-);
-
 /// The smallest cycle over `edges` (undirected; parallel edges count), as its
 /// nodes in order and the edges between them (`edges[i]` joins node i and i+1,
-/// the last one closes the cycle). BFS from every node, skipping the parent edge.
+/// the last one closes the cycle).
 pub fn smallest_cycle(
     level: &LevelGraph,
     edges: &BTreeSet<EdgeIndex>,
 ) -> Option<(Vec<NodeIndex>, Vec<EdgeIndex>)> {
-    let n = level.graph.node_count();
-    let mut adj: Vec<Vec<(usize, EdgeIndex)>> = vec![Vec::new(); n];
-    for &e in edges {
-        let (a, b) = level.graph.edge_endpoints(e).expect("edge");
-        adj[a.index()].push((b.index(), e));
-        adj[b.index()].push((a.index(), e));
-    }
+    smallest_cycle_in(&Remaining::new(level, edges.iter().copied()))
+}
+
+/// [`smallest_cycle`] over the live edges of `rest`: a breadth-first search
+/// from every node on some cycle, skipping the parent edge.
+fn smallest_cycle_in(rest: &Remaining) -> Option<(Vec<NodeIndex>, Vec<EdgeIndex>)> {
+    let n = rest.adj.len();
     // Only nodes on some cycle matter: peel off degree-1 nodes.
-    let mut degree: Vec<usize> = adj.iter().map(Vec::len).collect();
+    let mut degree = rest.degree.clone();
     let mut alive = vec![true; n];
     let mut stack: Vec<usize> = (0..n).filter(|&v| degree[v] <= 1).collect();
     while let Some(v) = stack.pop() {
@@ -421,7 +541,8 @@ pub fn smallest_cycle(
             continue;
         }
         alive[v] = false;
-        for &(w, _) in &adj[v] {
+        for (w, _) in rest.at(NodeIndex::new(v)) {
+            let w = w.index();
             if alive[w] {
                 degree[w] -= 1;
                 if degree[w] == 1 {
@@ -430,20 +551,24 @@ pub fn smallest_cycle(
             }
         }
     }
-    let mut best: Option<Best> = None;
+    let mut best: Option<(usize, Vec<NodeIndex>, Vec<EdgeIndex>)> = None;
     let mut dist = vec![usize::MAX; n];
     let mut parent: Vec<Option<(usize, EdgeIndex)>> = vec![None; n];
+    let mut touched = Vec::new();
+    let mut queue = VecDeque::new();
     for s in (0..n).filter(|&v| alive[v]) {
         let limit = best.as_ref().map_or(usize::MAX, |b| b.0);
-        let mut touched = vec![s];
+        touched.push(s);
         dist[s] = 0;
         parent[s] = None;
-        let mut queue = VecDeque::from([s]);
+        queue.clear();
+        queue.push_back(s);
         'bfs: while let Some(u) = queue.pop_front() {
             if 2 * dist[u] >= limit {
                 break;
             }
-            for &(w, e) in &adj[u] {
+            for (w, e) in rest.at(NodeIndex::new(u)) {
+                let w = w.index();
                 if !alive[w] || parent[u].is_some_and(|(_, pe)| pe == e) {
                     continue;
                 }
@@ -455,7 +580,8 @@ pub fn smallest_cycle(
                 } else {
                     let len = dist[u] + dist[w] + 1;
                     if best.as_ref().is_none_or(|b| len < b.0) {
-                        best = Some((len, u, w, e, parent.clone()));
+                        let (nodes, edges) = cycle_of(&parent, u, w, e);
+                        best = Some((len, nodes, edges));
                         if len <= 2 {
                             break 'bfs;
                         }
@@ -463,29 +589,39 @@ pub fn smallest_cycle(
                 }
             }
         }
-        for v in touched {
+        for v in touched.drain(..) {
             dist[v] = usize::MAX;
             parent[v] = None;
         }
     }
-    let (_, u, w, e, par) = best?;
-    // Walk u and w up to their common ancestor.
+    best.map(|(_, nodes, edges)| (nodes, edges))
+}
+
+/// The cycle closed by edge `e` between `u` and `w` in a breadth-first tree
+/// (`parent` of each node): from the two's common ancestor down to `u`,
+/// then `e`, then from `w` back up.
+fn cycle_of(
+    parent: &[Option<(usize, EdgeIndex)>],
+    u: usize,
+    w: usize,
+    e: EdgeIndex,
+) -> (Vec<NodeIndex>, Vec<EdgeIndex>) {
     let up = |mut v: usize| {
         let mut path = vec![(v, None)];
-        while let Some((p, pe)) = par[v] {
+        while let Some((p, pe)) = parent[v] {
             path.push((p, Some(pe)));
             v = p;
         }
         path
     };
-    let pu = up(u);
-    let pw = up(w);
-    let in_pw: BTreeMap<usize, usize> = pw.iter().enumerate().map(|(i, (v, _))| (*v, i)).collect();
+    let (pu, pw) = (up(u), up(w));
+    // Both paths end at the search's start: the first node of `pu` also on
+    // `pw` is the common ancestor.
     let (iu, iw) = pu
         .iter()
         .enumerate()
-        .find_map(|(i, (v, _))| in_pw.get(v).map(|&j| (i, j)))?;
-    // Cycle: lca .. u (down), then w .. lca (up), closing with e.
+        .find_map(|(i, (v, _))| pw.iter().position(|(x, _)| x == v).map(|j| (i, j)))
+        .expect("both paths reach the start");
     let mut nodes = Vec::new();
     let mut cedges = Vec::new();
     for i in (0..=iu).rev() {
@@ -499,5 +635,5 @@ pub fn smallest_cycle(
         nodes.push(NodeIndex::new(pw[j].0));
         cedges.push(pw[j + 1].1.expect("parent edge"));
     }
-    Some((nodes, cedges))
+    (nodes, cedges)
 }
