@@ -61,3 +61,49 @@ fn ears_from_any_room_cover_the_loop_composite() {
     }
     assert!(checked > 500, "only {checked} anchors checked");
 }
+
+#[test]
+fn the_split_covers_every_edge_once_and_starts_from_a_smallest_cycle() {
+    use dungeonflow::graph::{EdgeKind, smallest_cycle};
+    use petgraph::visit::EdgeRef;
+
+    let project = Project::bundled();
+    let mut loops = 0;
+    for (name, flow) in &project.flows {
+        for seed in 0..10 {
+            let Ok(graph) = expand(flow, &project.library, seed, &BTreeSet::new()) else {
+                continue;
+            };
+            let physical: BTreeSet<_> = graph
+                .graph
+                .edge_references()
+                .filter(|e| e.weight().kind != EdgeKind::Warp && e.source() != e.target())
+                .map(|e| e.id())
+                .collect();
+            let d = decompose(&graph);
+            let mut covered: Vec<_> = d
+                .composites
+                .iter()
+                .flat_map(|c| c.edges.iter().copied())
+                .chain(d.links.iter().copied())
+                .collect();
+            covered.sort();
+            let once: Vec<_> = physical.iter().copied().collect();
+            assert_eq!(covered, once, "{name} seed {seed}: every edge once");
+            for (i, c) in d.composites.iter().enumerate() {
+                for n in &c.nodes {
+                    assert_eq!(d.composite_of[n.index()], i, "{name} seed {seed}");
+                }
+            }
+            // The first loop composite starts from a smallest cycle of the graph.
+            let shortest = smallest_cycle(&graph, &physical).map(|(nodes, _)| nodes.len());
+            let first = d.composites.iter().find_map(|c| match &c.kind {
+                CompositeKind::Loop(ears) => Some(ears[0].nodes.len() - 1),
+                CompositeKind::Tree => None,
+            });
+            assert_eq!(first, shortest, "{name} seed {seed}");
+            loops += usize::from(first.is_some());
+        }
+    }
+    assert!(loops > 50, "only {loops} graphs with a loop");
+}
