@@ -4,6 +4,7 @@
 use petgraph::graph::{EdgeIndex, NodeIndex};
 
 use super::canvas::{Canvas, PlacedRoom};
+use super::ranked::Ranked;
 use super::shape::{Shape, ShapeExit};
 use crate::flow::LayoutParams;
 use crate::geom::Pos;
@@ -364,15 +365,20 @@ impl Ctx<'_> {
     pub fn first_fitting(
         &mut self,
         canvas: &Canvas,
-        cands: &[Candidate],
+        cands: &mut Ranked,
         n: usize,
     ) -> Vec<Candidate> {
-        cands
-            .iter()
-            .filter(|c| self.fits(canvas, c))
-            .take(n)
-            .copied()
-            .collect()
+        let mut fitting = Vec::new();
+        let mut i = 0;
+        while fitting.len() < n
+            && let Some(c) = cands.get(i)
+        {
+            i += 1;
+            if self.fits(canvas, &c) {
+                fitting.push(c);
+            }
+        }
+        fitting
     }
 
     /// Whether placement `c` overlaps nothing on `canvas` (one unit of budget).

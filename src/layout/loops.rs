@@ -12,6 +12,7 @@ use super::canvas::{Canvas, PlacedRoom};
 use super::context::{Candidate, Ctx, Join, TEMPLATE_REPICKS, exit_cell};
 use super::corridor::{Joint, connect, direct_pair, link_direct};
 use super::failure::Failure;
+use super::ranked::Ranked;
 use super::tree::place_root;
 use crate::geom::{Dir, Pos};
 use crate::graph::{Composite, Ear, ears_from};
@@ -104,8 +105,8 @@ pub fn grow_on(ctx: &mut Ctx, map: &mut Canvas, comp: &Composite, join: Join) ->
     for c in &mut cands {
         c.score = ctx.rng.unit();
     }
-    cands.sort_by(|a, b| b.score.total_cmp(&a.score));
-    for c in &ctx.first_fitting(map, &cands, IN_PLACE_STARTS) {
+    let mut cands = Ranked::new(cands);
+    for c in &ctx.first_fitting(map, &mut cands, IN_PLACE_STARTS) {
         let ni = ctx.commit(map, hi, anchor, edge, c);
         let grown =
             !ctx.strands_exits(map, ni) && ears.iter().all(|ear| grow_ear(ctx, map, ear).is_ok());
@@ -250,13 +251,13 @@ impl Arc<'_> {
             )
         };
         let hi_room = canvas.index_of(host).expect("placed");
-        let cands = arc_candidates(ctx, canvas, hi_room, node, edge, target, wanted);
+        let mut cands = arc_candidates(ctx, canvas, hi_room, node, edge, target, wanted);
         let mark = canvas.mark();
         if hi == lo + 1 {
             // The last room but one: placements after which the last room
             // closes the loop door to door come first.
             let last = if left { hi } else { lo };
-            for c in &ctx.first_fitting(canvas, &cands, DOOR_LOOKAHEAD) {
+            for c in &ctx.first_fitting(canvas, &mut cands, DOOR_LOOKAHEAD) {
                 let ni = ctx.commit(canvas, hi_room, node, edge, c);
                 if !ctx.strands_exits(canvas, ni)
                     && self.close(ctx, canvas, last, Closing::DoorOnly)
@@ -267,11 +268,13 @@ impl Arc<'_> {
             }
         }
         let mut tried = 0;
-        for c in &cands {
-            if !ctx.fits(canvas, c) {
+        let mut next = 0;
+        while let Some(c) = cands.get(next) {
+            next += 1;
+            if !ctx.fits(canvas, &c) {
                 continue;
             }
-            let ni = ctx.commit(canvas, hi_room, node, edge, c);
+            let ni = ctx.commit(canvas, hi_room, node, edge, &c);
             if !ctx.strands_exits(canvas, ni) {
                 let (lo2, hi2) = if left { (lo + 1, hi) } else { (lo, hi - 1) };
                 if self.grow(ctx, canvas, lo2, hi2, !left) {
@@ -333,15 +336,14 @@ fn arc_candidates(
     edge: EdgeIndex,
     target: NodeIndex,
     wanted: f64,
-) -> Vec<Candidate> {
+) -> Ranked {
     let goal = ctx.centre(canvas.room_of(target).expect("placed"));
     let mut cands = ctx.placements(canvas, host, node, edge);
     for c in &mut cands {
         let d = dist(ctx.candidate_centre(c), goal);
         c.score = -(d - wanted).abs() + ctx.rng.unit() * 4.0;
     }
-    cands.sort_by(|a, b| b.score.total_cmp(&a.score));
-    cands
+    Ranked::new(cands)
 }
 
 /// Places `node` against `host` and realises its edge to `other`: directly
@@ -389,9 +391,9 @@ fn close_with(
     for c in &mut cands {
         c.score = -dist(ctx.candidate_centre(c), goal) + ctx.rng.unit() * 2.0;
     }
-    cands.sort_by(|a, b| b.score.total_cmp(&a.score));
     let mark = canvas.mark();
-    let touching: Vec<Candidate> = cands.iter().copied().filter(|c| spots.meets(c)).collect();
+    let mut touching: Vec<Candidate> = cands.iter().copied().filter(|c| spots.meets(c)).collect();
+    touching.sort_by(|a, b| b.score.total_cmp(&a.score));
     if close_by_door(ctx, canvas, (hi, node, edge), (oi, other_edge), &touching) {
         return true;
     }
@@ -415,12 +417,15 @@ fn close_with(
     if how == Closing::DoorOnly {
         return false;
     }
+    let mut cands = Ranked::new(cands);
     let mut tries = 0;
-    for c in &cands {
-        if !ctx.fits(canvas, c) {
+    let mut next = 0;
+    while let Some(c) = cands.get(next) {
+        next += 1;
+        if !ctx.fits(canvas, &c) {
             continue;
         }
-        let ni = ctx.commit(canvas, hi, node, edge, c);
+        let ni = ctx.commit(canvas, hi, node, edge, &c);
         if !ctx.strands_exits(canvas, ni) {
             tries += 1;
             if connect(ctx, canvas, node, other, other_edge, Joint::HallOrCorridor) {

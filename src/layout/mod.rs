@@ -19,6 +19,7 @@ mod failure;
 mod fixture;
 mod hall;
 mod loops;
+mod ranked;
 mod shape;
 mod tree;
 

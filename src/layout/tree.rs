@@ -7,6 +7,7 @@ use petgraph::graph::{EdgeIndex, NodeIndex};
 use super::canvas::Canvas;
 use super::context::{Ctx, Join, TEMPLATE_REPICKS, exit_cell};
 use super::failure::Failure;
+use super::ranked::Ranked;
 use crate::geom::Pos;
 use crate::graph::Composite;
 
@@ -252,16 +253,15 @@ fn place_child(ctx: &mut Ctx, canvas: &mut Canvas, walk: &mut Walk, step: Step) 
         let far = ((cx - origin.0).abs() + (cy - origin.1).abs()) / 8.0;
         c.score = spread.min(12.0) - far + ctx.rng.unit() * 4.0;
     }
-    cands.sort_by(|a, b| b.score.total_cmp(&a.score));
     // Only the best few that fit are tried (a hub's best re-scored first):
-    // the others are never checked for overlap.
+    // the others are never checked for overlap (nor fully ordered).
     let hub = ctx.pending_count(canvas, parent) >= HUB_PENDING;
     let wanted = if hub {
         HUB_SCORED
     } else {
         MAX_CHILD_FAILURES as usize + 1
     };
-    let mut cands = ctx.first_fitting(canvas, &cands, wanted);
+    let mut cands = ctx.first_fitting(canvas, &mut Ranked::new(cands), wanted);
     if hub {
         // A hub with many rooms still to place: of the best placements,
         // those keeping its exits clear first.
