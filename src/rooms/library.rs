@@ -2,6 +2,8 @@
 
 use std::collections::BTreeMap;
 
+use rustc_hash::FxHashMap;
+
 use super::model::RoomTemplate;
 use crate::diag::Diagnostic;
 
@@ -12,6 +14,9 @@ pub struct RoomLibrary {
     by_name: BTreeMap<String, usize>,
     /// Indices of each category's templates, in load order.
     by_category: BTreeMap<String, Vec<usize>>,
+    /// Indices of the templates carrying each tag, in load order (hashed:
+    /// looked up once per pool entry of every room expanded).
+    by_tag: FxHashMap<String, Vec<usize>>,
 }
 
 impl RoomLibrary {
@@ -53,11 +58,18 @@ impl RoomLibrary {
             seen.insert(name, index);
         }
         self.by_category.clear();
+        self.by_tag.clear();
         for (i, t) in self.templates.iter().enumerate() {
             self.by_category
                 .entry(t.category.clone())
                 .or_default()
                 .push(i);
+            for tag in &t.tags {
+                let tagged = self.by_tag.entry(tag.clone()).or_default();
+                if tagged.last() != Some(&i) {
+                    tagged.push(i);
+                }
+            }
         }
     }
 
@@ -96,18 +108,36 @@ impl RoomLibrary {
             .any(|t| t.tags.iter().any(|x| x == tag))
     }
 
-    /// Templates of `category` (and, when `pool` is not empty, with one of its tags).
+    /// Templates of `category` (and, when `pool` is not empty, with one of
+    /// its tags), in load order. A pool is looked up by tag: a project may
+    /// hold a hundred templates of a category and a room's pool a handful.
     pub fn candidates<'a>(
         &'a self,
         category: &'a str,
         pool: &'a [String],
     ) -> impl Iterator<Item = &'a RoomTemplate> + 'a {
-        self.by_category
-            .get(category)
+        let whole_category = pool
+            .is_empty()
+            .then(|| self.by_category.get(category))
+            .flatten()
             .into_iter()
             .flatten()
-            .map(|&i| &self.templates[i])
-            .filter(move |t| in_pool(&t.tags, pool))
+            .copied();
+        let tagged = (!pool.is_empty()).then(|| {
+            let mut tagged: Vec<usize> = pool
+                .iter()
+                .filter_map(|tag| self.by_tag.get(tag))
+                .flatten()
+                .copied()
+                .filter(|&i| self.templates[i].category == category)
+                .collect();
+            tagged.sort_unstable();
+            tagged.dedup();
+            tagged
+        });
+        whole_category
+            .chain(tagged.into_iter().flatten())
+            .map(|i| &self.templates[i])
     }
 }
 
@@ -115,4 +145,44 @@ impl RoomLibrary {
 /// takes any template, else one tag must be in it.
 pub fn in_pool(tags: &[String], pool: &[String]) -> bool {
     pool.is_empty() || tags.iter().any(|g| pool.contains(g))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn candidates_of_a_pool_are_the_category_s_templates_with_one_of_its_tags() {
+        let library = crate::Project::bundled().library;
+        let mut tags: Vec<String> = library
+            .templates()
+            .iter()
+            .flat_map(|t| t.tags.iter().cloned())
+            .collect();
+        tags.sort();
+        tags.dedup();
+        assert!(tags.len() > 3, "the bundled rooms carry tags");
+        let mut pools: Vec<Vec<String>> = vec![Vec::new(), vec!["no such tag".to_owned()]];
+        pools.extend(tags.iter().map(|t| vec![t.clone()]));
+        pools.extend(tags.windows(2).map(<[String]>::to_vec));
+        pools.push(tags.iter().rev().cloned().collect());
+        let mut nonempty = 0;
+        for category in library.categories() {
+            for pool in &pools {
+                let got: Vec<&str> = library
+                    .candidates(category, pool)
+                    .map(|t| t.name.as_str())
+                    .collect();
+                let want: Vec<&str> = library
+                    .templates()
+                    .iter()
+                    .filter(|t| t.category == category && in_pool(&t.tags, pool))
+                    .map(|t| t.name.as_str())
+                    .collect();
+                assert_eq!(got, want, "{category} {pool:?}");
+                nonempty += usize::from(!pool.is_empty() && !got.is_empty());
+            }
+        }
+        assert!(nonempty > 5, "only {nonempty} pools matched a template");
+    }
 }
