@@ -293,10 +293,11 @@ impl Scratch {
         self.touched.push(v.index());
     }
 
-    /// The path back from `v` to the search's start `a` (exclusive), as
-    /// nodes and edges, `v` first.
-    fn path_back(&self, mut v: NodeIndex, a: NodeIndex) -> (Vec<NodeIndex>, Vec<EdgeIndex>) {
-        let (mut nodes, mut edges) = (Vec::new(), Vec::new());
+    /// The ear from the search's start `a` along the reached nodes to
+    /// `last`, then over `closing` to `end` (`a` itself for a cycle).
+    fn ear_to(&self, a: NodeIndex, last: NodeIndex, closing: EdgeIndex, end: NodeIndex) -> Ear {
+        let (mut nodes, mut edges) = (vec![end, last], vec![closing]);
+        let mut v = last;
         while v != a {
             let Some((p, pe)) = self.back[v.index()] else {
                 break;
@@ -305,7 +306,9 @@ impl Scratch {
             edges.push(pe);
             v = p;
         }
-        (nodes, edges)
+        nodes.reverse();
+        edges.reverse();
+        Ear { nodes, edges }
     }
 
     fn reset(&mut self) {
@@ -361,14 +364,7 @@ fn ear_from(
             }
             match owner[w.index()] {
                 Some(o) if o == c => {
-                    let (back_nodes, back_edges) = scratch.path_back(v, a);
-                    let mut nodes = vec![w, v];
-                    nodes.extend(back_nodes);
-                    let mut edges = vec![e];
-                    edges.extend(back_edges);
-                    nodes.reverse();
-                    edges.reverse();
-                    found = Some(Ear { nodes, edges });
+                    found = Some(scratch.ear_to(a, v, e, w));
                     break 'bfs;
                 }
                 Some(_) => {}
@@ -453,16 +449,7 @@ fn cycle_through(
                 }
             }
         }
-        let cycle = closing.map(|(last, closing_edge)| {
-            let (back_nodes, back_edges) = scratch.path_back(last, a);
-            let mut nodes = vec![a, last];
-            nodes.extend(back_nodes);
-            let mut edges = vec![closing_edge];
-            edges.extend(back_edges);
-            nodes.reverse();
-            edges.reverse();
-            Ear { nodes, edges }
-        });
+        let cycle = closing.map(|(last, closing_edge)| scratch.ear_to(a, last, closing_edge, a));
         scratch.reset();
         if let Some(ear) = cycle
             && best
