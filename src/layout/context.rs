@@ -368,17 +368,27 @@ impl Ctx<'_> {
         cands: &mut Ranked,
         n: usize,
     ) -> Vec<Candidate> {
-        let mut fitting = Vec::new();
-        let mut i = 0;
-        while fitting.len() < n
-            && let Some(c) = cands.get(i)
-        {
-            i += 1;
+        let mut next = 0;
+        std::iter::from_fn(|| self.next_fitting(canvas, cands, &mut next))
+            .take(n)
+            .collect()
+    }
+
+    /// The first of `cands` from the `*next`-th best on that overlaps
+    /// nothing, with `*next` moved past it (and past those that overlap).
+    pub fn next_fitting(
+        &mut self,
+        canvas: &Canvas,
+        cands: &mut Ranked,
+        next: &mut usize,
+    ) -> Option<Candidate> {
+        while let Some(c) = cands.get(*next) {
+            *next += 1;
             if self.fits(canvas, &c) {
-                fitting.push(c);
+                return Some(c);
             }
         }
-        fitting
+        None
     }
 
     /// Whether placement `c` overlaps nothing on `canvas` (one unit of budget).

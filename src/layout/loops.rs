@@ -269,11 +269,7 @@ impl Arc<'_> {
         }
         let mut tried = 0;
         let mut next = 0;
-        while let Some(c) = cands.get(next) {
-            next += 1;
-            if !ctx.fits(canvas, &c) {
-                continue;
-            }
+        while let Some(c) = ctx.next_fitting(canvas, &mut cands, &mut next) {
             let ni = ctx.commit(canvas, hi_room, node, edge, &c);
             if !ctx.strands_exits(canvas, ni) {
                 let (lo2, hi2) = if left { (lo + 1, hi) } else { (lo, hi - 1) };
@@ -420,11 +416,7 @@ fn close_with(
     let mut cands = Ranked::new(cands);
     let mut tries = 0;
     let mut next = 0;
-    while let Some(c) = cands.get(next) {
-        next += 1;
-        if !ctx.fits(canvas, &c) {
-            continue;
-        }
+    while let Some(c) = ctx.next_fitting(canvas, &mut cands, &mut next) {
         let ni = ctx.commit(canvas, hi, node, edge, &c);
         if !ctx.strands_exits(canvas, ni) {
             tries += 1;

@@ -11,7 +11,7 @@ const CHUNK: usize = 16;
 /// A list of candidates handed out highest score first. Each time the
 /// ordered front runs out, the best [`CHUNK`] of the rest are moved to it
 /// and sorted.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Ranked {
     cands: Vec<Candidate>,
     /// How many at the front are in their final order.
