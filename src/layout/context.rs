@@ -33,6 +33,8 @@ pub struct Join {
 pub struct Ctx<'a> {
     /// The expanded graph.
     pub level: &'a LevelGraph,
+    /// The templates (shape `i` is template `i`).
+    pub library: &'a crate::rooms::RoomLibrary,
     /// One shape per library template.
     pub shapes: &'a [Shape],
     /// Shape of each node (`None` for connectors: any connector shape).
@@ -58,13 +60,14 @@ impl<'a> Ctx<'a> {
     /// The context of one layout attempt of `level`, with a full budget.
     pub fn new(
         level: &'a LevelGraph,
-        library: &crate::rooms::RoomLibrary,
+        library: &'a crate::rooms::RoomLibrary,
         table: &'a super::ShapeTable,
         params: &'a LayoutParams,
         rng: Rng,
     ) -> Self {
         Ctx {
             level,
+            library,
             shapes: &table.shapes,
             shape_of: level
                 .graph
@@ -685,12 +688,12 @@ impl Ctx<'_> {
             let edges = self.edges_of(node);
             let category = &self.shapes[current].category;
             let pool = &self.level.graph[node].pool;
-            let options: Vec<usize> = (0..self.shapes.len())
+            let options: Vec<usize> = self
+                .library
+                .candidate_indices(category, pool)
                 .filter(|&s| {
                     let shape = &self.shapes[s];
-                    shape.category == *category
-                        && crate::rooms::in_pool(&shape.tags, pool)
-                        && self.can_serve(node, shape, &vec![false; shape.exits.len()], edges)
+                    self.can_serve(node, shape, &vec![false; shape.exits.len()], edges)
                 })
                 .collect();
             self.pick_cache[node.index()] = Some(options);

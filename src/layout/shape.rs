@@ -43,8 +43,6 @@ pub struct Shape {
     pub exits: Vec<ShapeExit>,
     /// Category of the template.
     pub category: String,
-    /// Tags of the template (what flow pools name).
-    pub tags: Vec<String>,
     /// Choice weight of the template.
     pub weight: f64,
 }
@@ -92,7 +90,6 @@ impl Shape {
             rows,
             exits,
             category: t.category.clone(),
-            tags: t.tags.clone(),
             weight: t.weight,
         }
     }

@@ -116,14 +116,19 @@ impl RoomLibrary {
         category: &'a str,
         pool: &'a [String],
     ) -> impl Iterator<Item = &'a RoomTemplate> + 'a {
-        let whole_category = pool
-            .is_empty()
-            .then(|| self.by_category.get(category))
-            .flatten()
-            .into_iter()
-            .flatten()
-            .copied();
-        let tagged = (!pool.is_empty()).then(|| {
+        self.candidate_indices(category, pool)
+            .map(|i| &self.templates[i])
+    }
+
+    /// Positions in [`Self::templates`] of [`Self::candidates`].
+    pub fn candidate_indices<'a>(
+        &'a self,
+        category: &'a str,
+        pool: &'a [String],
+    ) -> impl Iterator<Item = usize> + 'a {
+        let (whole_category, tagged) = if pool.is_empty() {
+            (self.by_category.get(category), None)
+        } else {
             let mut tagged: Vec<usize> = pool
                 .iter()
                 .filter_map(|tag| self.by_tag.get(tag))
@@ -133,11 +138,13 @@ impl RoomLibrary {
                 .collect();
             tagged.sort_unstable();
             tagged.dedup();
-            tagged
-        });
+            (None, Some(tagged))
+        };
         whole_category
+            .into_iter()
+            .flatten()
+            .copied()
             .chain(tagged.into_iter().flatten())
-            .map(|i| &self.templates[i])
     }
 }
 
