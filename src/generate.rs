@@ -127,15 +127,15 @@ pub fn generate(
     generate_with(flow, library, &table, seed, flags)
 }
 
-/// A solvable graph: the one of `seed`, else of seeds derived from it (at
-/// most [`GRAPH_TRIES`] in all).
+/// A solvable graph and its analysis: the one of `seed`, else of seeds
+/// derived from it (at most [`GRAPH_TRIES`] in all).
 fn solvable_graph(
     source: GraphSource<'_>,
     flow: &Flow,
     library: &RoomLibrary,
     seed: u64,
     flags: &BTreeSet<String>,
-) -> Result<LevelGraph, Diagnostic> {
+) -> Result<(LevelGraph, Analysis), Diagnostic> {
     let mut why = String::new();
     for attempt in 0..GRAPH_TRIES {
         let s = match attempt {
@@ -146,7 +146,7 @@ fn solvable_graph(
         graph.seed = seed;
         let analysis = analyse(&Puzzle::from_graph(&graph));
         if analysis.solvable {
-            return Ok(graph);
+            return Ok((graph, analysis));
         }
         if why.is_empty() {
             why = analysis
@@ -189,7 +189,7 @@ pub fn generate_with(
     }
     let source = GraphSource::of(flow)?;
     let params = source.layout();
-    let mut graph = solvable_graph(source, flow, library, seed, flags)?;
+    let (mut graph, mut graph_analysis) = solvable_graph(source, flow, library, seed, flags)?;
     let mut decomposition = decompose(&graph);
     let mut last = None;
     let attempts = params.attempts.max(1);
@@ -198,7 +198,7 @@ pub fn generate_with(
             // Half the attempts failed: this expansion may be too crowded to
             // lay out; draw the flow's random choices again.
             let again = Rng::derive(seed, "re-expansion").next_seed();
-            graph = solvable_graph(source, flow, library, again, flags)?;
+            (graph, graph_analysis) = solvable_graph(source, flow, library, again, flags)?;
             graph.seed = seed;
             decomposition = decompose(&graph);
         } else if attempt > 0 && attempt % ATTEMPTS_PER_TEMPLATE_CHOICE == 0 {
@@ -219,9 +219,16 @@ pub fn generate_with(
         ) {
             Ok(map) => {
                 let level = build_level(&graph, library, table, &map, source.name());
-                // The level realises the graph, so this holds; checked anyway
-                // so that no unsolvable level is ever returned.
-                let analysis = analyse(&Puzzle::from_level(&level));
+                // A level with every room and key of its graph is the same
+                // puzzle as the graph (one connection per edge, in order), so
+                // the graph's analysis holds; otherwise (a key found no floor
+                // tile) the level is solved again, so that no unsolvable
+                // level is ever returned.
+                let analysis = if carries_graph(&level, &graph) {
+                    graph_analysis.clone()
+                } else {
+                    analyse(&Puzzle::from_level(&level))
+                };
                 if !analysis.solvable {
                     return Err(Diagnostic::error(
                         "generate::unsolvable",
@@ -255,4 +262,31 @@ pub fn generate_with(
         d = d.label(n.span, format!("`{}` gave up here", n.id));
     }
     Err(d)
+}
+
+/// Whether `level` holds a room for every node of `graph` and an item for
+/// every key: then its puzzle ([`Puzzle::from_level`]) is the graph's
+/// ([`Puzzle::from_graph`]), as `build_level` writes rooms in node order
+/// and one connection per edge in edge order.
+fn carries_graph(level: &Level, graph: &LevelGraph) -> bool {
+    let keys: usize = graph.graph.node_weights().map(|r| r.keys.len()).sum();
+    level.rooms.len() == graph.graph.node_count() && level.items.len() == keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_level_missing_a_key_does_not_carry_its_graph() {
+        let project = crate::Project::bundled();
+        let flow = project.flow("keys_and_locks").expect("bundled flow");
+        let g = generate(flow, &project.library, 3, &BTreeSet::new()).expect("a level");
+        let graph = g.graph.expect("a flow level has a graph");
+        let mut level = g.level;
+        assert!(!level.items.is_empty(), "the flow places keys");
+        assert!(carries_graph(&level, &graph));
+        level.items.pop();
+        assert!(!carries_graph(&level, &graph));
+    }
 }

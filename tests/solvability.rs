@@ -250,6 +250,11 @@ fn check_flow(project: &Project, flow: &Flow, n: u64) -> (u64, u64) {
 }
 
 fn check_level(g: &Generated) -> Result<(), String> {
+    // The analysis handed out (the graph's, when the level carries all of
+    // it) is the one the laid-out level itself gives.
+    if g.analysis != analyse(&Puzzle::from_level(&g.level)) {
+        return Err("the returned analysis differs from the level's own".to_owned());
+    }
     let view = View::of(&g.level);
     view.independent_check()?;
     let solution = g.analysis.solution.as_ref().ok_or("no walkthrough")?;
