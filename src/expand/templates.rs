@@ -62,20 +62,19 @@ pub fn choose(
             continue; // the layout picks a connector of the right orientation
         }
         let room = &level.graph[n];
-        let mut rungs: Vec<(String, Vec<String>)> = Vec::new();
+        let mut rungs: Vec<(&str, &[String])> = Vec::with_capacity(4);
         if !room.pool.is_empty() {
-            rungs.push((room.category.clone(), room.pool.clone()));
+            rungs.push((&room.category, &room.pool));
         }
-        rungs.push((room.category.clone(), Vec::new()));
+        rungs.push((&room.category, &[]));
         if !NO_FALLBACK.contains(&room.category.as_str()) && room.category != "normal" {
-            rungs.push(("normal".to_owned(), Vec::new()));
+            rungs.push(("normal", &[]));
         }
         if !NO_FALLBACK.contains(&room.category.as_str()) {
-            rungs.push(("hub".to_owned(), Vec::new()));
+            rungs.push(("hub", &[]));
         }
-        let mut pick = None;
         let needed = outgoing + usize::from(has_parent);
-        for (category, pool) in &rungs {
+        let pick = rungs.into_iter().find_map(|(category, pool)| {
             let mut options: Vec<&RoomTemplate> = library
                 .candidates(category, pool)
                 .filter(|t| !used.contains(&t.name) && t.fits_degree(has_parent, outgoing))
@@ -92,11 +91,8 @@ pub fn choose(
                     t.weight / f64::from(1 + history.get(&t.name).copied().unwrap_or(0)) * c
                 })
                 .collect();
-            if let Some(i) = rng.weighted(&weights) {
-                pick = Some(options[i].name.clone());
-                break;
-            }
-        }
+            rng.weighted(&weights).map(|i| options[i].name.clone())
+        });
         match pick {
             Some(name) => {
                 if !reuse {
