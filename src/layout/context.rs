@@ -77,7 +77,7 @@ impl<'a> Ctx<'a> {
             connectors: table.connectors.clone(),
             params,
             rng,
-            budget: super::ATTEMPT_BUDGET,
+            budget: super::attempt_budget(level.graph.node_count()),
             fixed: level
                 .graph
                 .node_weights()

@@ -38,8 +38,17 @@ use crate::rng::Rng;
 use assemble::Reach;
 use context::{Ctx, Join};
 
-/// Candidate placements one layout attempt may evaluate before giving up.
+/// Candidate placements one layout attempt may evaluate before giving up,
+/// per [`ROOMS_PER_BUDGET`] rooms of the level (and at least once).
 pub const ATTEMPT_BUDGET: u64 = 400_000;
+
+/// Rooms one [`ATTEMPT_BUDGET`] serves: a level of 200 rooms gets four.
+pub const ROOMS_PER_BUDGET: usize = 50;
+
+/// The placement budget of one layout attempt of a level of `rooms` rooms.
+pub fn attempt_budget(rooms: usize) -> u64 {
+    ATTEMPT_BUDGET * (rooms / ROOMS_PER_BUDGET).max(1) as u64
+}
 
 /// Template geometry of a whole library, prepared once.
 #[derive(Clone, Debug)]
