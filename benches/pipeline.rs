@@ -104,10 +104,22 @@ fn edgar(c: &mut Criterion) {
     group.finish();
 }
 
+/// How the loop edges of a [`scaling_flow`] may sit.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Loops {
+    /// Anywhere: loops share rooms and merge into blocks of many cycles.
+    Overlapping,
+    /// Each room on at most one loop (the tree path a loop edge closes
+    /// crosses no other loop's): every loop composite is one cycle.
+    RoomDisjoint,
+}
+
 /// A flow of `n` normal rooms: a random tree (at most 3 children a room) plus
-/// about 10% extra loop edges between rooms 3 to 6 tree steps apart.
-pub fn scaling_flow(n: usize, seed: u64) -> String {
+/// about 10% extra loop edges between rooms 3 to 6 tree steps apart, placed
+/// as `loops` says.
+pub fn scaling_flow(n: usize, seed: u64, loops: Loops) -> String {
     let mut rng = Rng::new(seed);
+    let mut on_loop = vec![false; n];
     let mut parent = vec![usize::MAX; n];
     let mut kids = vec![0; n];
     let mut flow =
@@ -151,12 +163,45 @@ pub fn scaling_flow(n: usize, seed: u64) -> String {
         if c == a || parent[a] == c || parent[c] == a || degree[a] >= 4 || degree[c] >= 4 {
             continue;
         }
+        if loops == Loops::RoomDisjoint {
+            let cycle = tree_path(&parent, a, c);
+            if cycle.iter().any(|&v| on_loop[v]) {
+                continue;
+            }
+            for v in cycle {
+                on_loop[v] = true;
+            }
+        }
         degree[a] += 1;
         degree[c] += 1;
         added += 1;
         flow += &format!("  - r{a} <-> r{c}\n");
     }
     flow
+}
+
+/// The rooms of the tree path from `a` to `c` (both included).
+fn tree_path(parent: &[usize], a: usize, c: usize) -> Vec<usize> {
+    let up = |mut v: usize| {
+        let mut path = vec![v];
+        while parent[v] != usize::MAX {
+            v = parent[v];
+            path.push(v);
+        }
+        path
+    };
+    let (from_a, from_c) = (up(a), up(c));
+    let common = *from_a
+        .iter()
+        .find(|v| from_c.contains(v))
+        .expect("one tree");
+    from_a
+        .iter()
+        .take_while(|&&v| v != common)
+        .chain(from_c.iter().take_while(|&&v| v != common))
+        .copied()
+        .chain([common])
+        .collect()
 }
 
 fn scaling(c: &mut Criterion) {
@@ -168,8 +213,15 @@ fn scaling(c: &mut Criterion) {
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(20));
-    for n in [50, 100, 200, 500, 1000] {
-        let flow = scaling_flow(n, n as u64);
+    let families = [
+        (Loops::Overlapping, ""),
+        (Loops::RoomDisjoint, "disjoint_loops_"),
+    ];
+    for (n, (loops, family)) in [50, 100, 200, 500, 1000]
+        .into_iter()
+        .flat_map(|n| families.map(|f| (n, f)))
+    {
+        let flow = scaling_flow(n, n as u64, loops);
         let project = Project::from_layers(vec![
             rooms.clone(),
             vec![Source {
@@ -186,7 +238,7 @@ fn scaling(c: &mut Criterion) {
         let flow = project.flow(&format!("scale{n}")).expect("flow");
         let table = ShapeTable::new(&project.library);
         let mut seed = 0;
-        group.bench_function(format!("{n}_rooms"), |b| {
+        group.bench_function(format!("{family}{n}_rooms"), |b| {
             b.iter(|| {
                 seed += 1;
                 black_box(
