@@ -103,9 +103,7 @@ impl RoomLibrary {
 
     /// Whether any template carries `tag`.
     pub fn has_tag(&self, tag: &str) -> bool {
-        self.templates
-            .iter()
-            .any(|t| t.tags.iter().any(|x| x == tag))
+        self.by_tag.contains_key(tag)
     }
 
     /// Templates of `category` (and, when `pool` is not empty, with one of
@@ -148,15 +146,13 @@ impl RoomLibrary {
     }
 }
 
-/// Whether a template with `tags` belongs to a room's `pool`: an empty pool
-/// takes any template, else one tag must be in it.
-pub fn in_pool(tags: &[String], pool: &[String]) -> bool {
-    pool.is_empty() || tags.iter().any(|g| pool.contains(g))
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
+    /// The plain rule: a template belongs to a room's `pool` when the pool
+    /// is empty or holds one of its `tags`.
+    fn in_pool(tags: &[String], pool: &[String]) -> bool {
+        pool.is_empty() || tags.iter().any(|g| pool.contains(g))
+    }
 
     #[test]
     fn candidates_of_a_pool_are_the_category_s_templates_with_one_of_its_tags() {

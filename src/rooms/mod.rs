@@ -6,7 +6,7 @@ mod library;
 mod load;
 mod model;
 
-pub use library::{RoomLibrary, in_pool};
+pub use library::RoomLibrary;
 pub use load::load_room_file;
 pub use model::{Exit, ExitCounts, ExitKind, RoomTemplate, Tile};
 
