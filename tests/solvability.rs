@@ -31,8 +31,8 @@ fn seeds(default: u64) -> u64 {
 /// The nested generator with the key-levels ordering, and a wider one.
 fn test_project() -> Project {
     let mut paths = vec![];
-    let dir = std::env::temp_dir().join(format!("dungeonflow-solvability-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("tmp dir");
+    // Removed when dropped, once the project (which keeps its sources) is loaded.
+    let dir = tempfile::tempdir().expect("tmp dir");
     for (name, params) in [
         (
             "nested_levels",
@@ -43,7 +43,7 @@ fn test_project() -> Project {
         ("nested_wide", "{ depth: 2, branching: 1..3 }"),
         ("nested_line", "{ depth: 6 }"),
     ] {
-        let path = dir.join(format!("{name}.yaml"));
+        let path = dir.path().join(format!("{name}.yaml"));
         std::fs::write(
             &path,
             format!("name: {name}\ngenerator: nested_puzzle\nparams: {params}\n"),
