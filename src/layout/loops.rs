@@ -514,6 +514,7 @@ mod tests {
     use super::*;
     use crate::graph::{CompositeKind, decompose};
     use crate::layout::fixture::Fixture;
+    use crate::rng::Rng;
 
     /// A host open to the east, and two templates for the rooms of a loop:
     /// `wide` (6 tiles) and `narrow` (4), each with a door on every side,
@@ -584,6 +585,51 @@ mod tests {
         for e in [edge(g, a), edge(a, b)] {
             let link = canvas.links.iter().find(|l| l.edge == e).expect("link");
             assert_eq!(link.kind, crate::layout::LinkKind::Door);
+        }
+    }
+
+    /// A hub with doors east and south; `square`, a door on every side;
+    /// `bar`, 10 tiles wide with two doors north, 5 tiles apart.
+    const LOOKAHEAD_ROOMS: &str = "rooms:\n  - name: hub\n    category: entrance\n    art: |\n      #####\n      #...#\n      #...A\n      #...#\n      ##B##\n  - name: square\n    category: normal\n    art: |\n      ##B##\n      #...#\n      A...C\n      #...#\n      ##D##\n  - name: bar\n    category: normal\n    art: |\n      ##A####B##\n      #........#\n      #........#\n      #........#\n      ##########\n";
+
+    /// A loop of three rooms: the hub `g`, then `a` and `b`.
+    const LOOKAHEAD_FLOW: &str = "name: triangle\nlayout: { reuse_templates: true }\nnodes:\n  g: entrance\n  a: normal\n  b: normal\nedges:\n  - g -> a\n  - a -> b\nloops:\n  - b <-> g\n";
+
+    #[test]
+    fn the_last_room_but_one_is_placed_where_the_last_closes_door_to_door() {
+        let fx = Fixture::with(LOOKAHEAD_ROOMS, LOOKAHEAD_FLOW);
+        let node = |id: &str| fx.level.find(id).expect(id);
+        let (g, a, b) = (node("g"), node("a"), node("b"));
+        let edge = |x, y| fx.level.graph.find_edge(x, y).expect("edge");
+        let ear = Ear {
+            nodes: vec![g, a, b, g],
+            edges: vec![edge(g, a), edge(a, b), edge(b, g)],
+        };
+        // `a` (a square) fits against the hub's east door and against its
+        // south door, both free of overlap, and seeds rank either first.
+        // Only east of the hub does it leave a place where `b` (the bar)
+        // meets both with doors: below the two, its doors under the hub's
+        // south door and `a`'s. South of the hub, `b` has no such place
+        // (nor as a square) and the loop closes with a hall or a corridor.
+        for seed in 0..24 {
+            let mut ctx = fx.ctx();
+            ctx.rng = Rng::new(seed);
+            ctx.shape_of[g.index()] = Some(fx.template("hub"));
+            ctx.shape_of[a.index()] = Some(fx.template("square"));
+            ctx.shape_of[b.index()] = Some(fx.template("bar"));
+            let mut canvas = Canvas::default();
+            canvas.add_room(ctx.shapes, g, fx.template("hub"), Pos::new(0, 0));
+            assert!(grow_ear(&mut ctx, &mut canvas, &ear).is_ok(), "seed {seed}");
+            assert_eq!(
+                canvas.room_of(a).expect("placed").pos,
+                Pos::new(5, 0),
+                "seed {seed}: `a` east of the hub"
+            );
+            assert_eq!(canvas.room_of(b).expect("placed").pos, Pos::new(0, 5));
+            for e in &ear.edges {
+                let link = canvas.links.iter().find(|l| l.edge == *e).expect("link");
+                assert_eq!(link.kind, crate::layout::LinkKind::Door, "seed {seed}");
+            }
         }
     }
 
