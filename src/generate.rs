@@ -9,12 +9,13 @@ use std::collections::BTreeSet;
 use crate::diag::Diagnostic;
 use crate::expand::{expand, repick_templates};
 use crate::flow::{Flow, FlowGraph, Generator, LayoutParams, NestedParams};
-use crate::graph::{LevelGraph, decompose};
+use crate::graph::{Enclosure, LevelGraph, decompose, enclosures};
 use crate::layout::{ShapeTable, build_level, layout_once};
 use crate::level::Level;
 use crate::puzzle::{Analysis, Puzzle, analyse, nested};
 use crate::rng::Rng;
 use crate::rooms::RoomLibrary;
+use petgraph::graph::NodeIndex;
 
 /// Layout attempts between two fresh template choices.
 const ATTEMPTS_PER_TEMPLATE_CHOICE: u32 = 5;
@@ -256,12 +257,56 @@ pub fn generate_with(
         "layout::failed",
         format!("flow `{}` (seed {seed}) could not be laid out in {} attempts: {} stage, composite {}: {}", flow.name.value, params.attempts, f.stage, f.composite, f.reason),
     )
-    .in_file(&flow.file)
-    .help("loosen the flow: shorter loops, fewer rooms on one hub, longer corridors (`layout: { corridor: 4..40 }`), or rooms with more exits");
+    .in_file(&flow.file);
     if let Some(n) = node {
         d = d.label(n.span, format!("`{}` gave up here", n.id));
     }
-    Err(d)
+    const LOOSEN: &str = "loosen the flow: shorter loops, fewer rooms on one hub, longer corridors (`layout: { corridor: 4..40 }`), or rooms with more exits";
+    match enclosures(&graph, &decomposition).first() {
+        Some(e) => {
+            for &v in e.enclosed.iter().flatten() {
+                let room = &graph.graph[v];
+                d = d.label(
+                    room.span.clone(),
+                    format!("`{}` links out of a loop", room.id),
+                );
+            }
+            Err(d.help(format!("{}; else {LOOSEN}", enclosure_help(&graph, e))))
+        }
+        None => Err(d.help(LOOSEN)),
+    }
+}
+
+/// Why `e` makes a level hard to lay out, and what to change.
+fn enclosure_help(graph: &LevelGraph, e: &Enclosure) -> String {
+    let ids = |rooms: &[NodeIndex]| {
+        rooms
+            .iter()
+            .map(|&v| format!("`{}`", graph.graph[v].id))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let path = e
+        .path
+        .iter()
+        .map(|&v| graph.graph[v].id.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let (a, b) = (
+        &graph.graph[e.path[0]].id,
+        &graph.graph[e.path[e.path.len() - 1]].id,
+    );
+    match e.enclosed.as_slice() {
+        [one, other] => format!(
+            "the path `{path}` joins `{a}` and `{b}` a third way, and rooms on every way link out of the loop: however it is drawn, {} or {} end up inside a loop together with all they lead to (more than a room or two rarely fits); keep loop edges from joining the same two rooms a third way, or move those branches",
+            ids(one),
+            ids(other)
+        ),
+        _ => format!(
+            "the path `{path}` runs inside a loop, and {} on it link out of it together with all they lead to (more than a room or two rarely fits); move that loop edge or those branches",
+            ids(&e.enclosed.concat())
+        ),
+    }
 }
 
 /// Whether `level` holds a room for every node of `graph` and an item for

@@ -40,6 +40,93 @@ fn an_impossible_layout_ends_with_a_diagnostic() {
     );
 }
 
+/// A flow with three paths from `a` to `b` (through `x`, `y` and `z`, two
+/// of them closed by loop edges), a chain of `branch` rooms hanging from
+/// each of `x`, `y` and `z`: whichever way the loop block is drawn, one of
+/// them is inside a loop with its chain.
+fn theta_flow(branch: usize) -> String {
+    let mut nodes = String::from("  start: entrance\n  a: normal\n  b: normal\n");
+    let mut edges = String::from("  - start -> a\n  - x -> b\n");
+    for p in ["x", "y", "z"] {
+        nodes += &format!("  {p}: normal\n");
+        edges += &format!("  - a -> {p}\n");
+        let mut prev = p.to_string();
+        for i in 1..=branch {
+            nodes += &format!("  {p}{i}: normal\n");
+            edges += &format!("  - {prev} -> {p}{i}\n");
+            prev = format!("{p}{i}");
+        }
+    }
+    format!("name: theta\nnodes:\n{nodes}edges:\n{edges}loops:\n  - y <-> b\n  - z <-> b\n")
+}
+
+fn bundled_rooms_and(flow: &str) -> Project {
+    let mut layer = dungeonflow::project::bundled_sources();
+    layer.retain(|s| s.kind == FileKind::Room);
+    let project = Project::from_layers(vec![
+        layer,
+        vec![Source {
+            file: SourceFile::new("theta.yaml", flow),
+            kind: FileKind::Flow,
+            bundled: false,
+        }],
+    ]);
+    assert!(!project.has_errors(), "{:?}", project.diagnostics);
+    project
+}
+
+#[test]
+fn a_theta_with_branches_on_every_path_encloses_one_of_them() {
+    use dungeonflow::graph::{decompose, enclosures};
+    let project = bundled_rooms_and(&theta_flow(2));
+    let flow = project.flow("theta").expect("flow");
+    let graph = dungeonflow::expand::expand(flow, &project.library, 0, &Default::default())
+        .expect("expands");
+    let found = enclosures(&graph, &decompose(&graph));
+    assert_eq!(found.len(), 1, "{found:?}");
+    let id = |v: petgraph::graph::NodeIndex| graph.graph[v].id.as_str();
+    let e = &found[0];
+    let mut ends = [id(e.path[0]), id(e.path[e.path.len() - 1])];
+    ends.sort();
+    assert_eq!(ends, ["a", "b"]);
+    // One way encloses one of the other two paths' middle rooms, the other
+    // way the other.
+    let mut enclosed: Vec<Vec<&str>> = e
+        .enclosed
+        .iter()
+        .map(|side| side.iter().map(|&v| id(v)).collect())
+        .collect();
+    enclosed.sort();
+    let middle = id(e.path[1]);
+    let others: Vec<Vec<&str>> = ["x", "y", "z"]
+        .into_iter()
+        .filter(|&p| p != middle)
+        .map(|p| vec![p])
+        .collect();
+    assert_eq!(enclosed, others);
+
+    // Without the chains nothing links out of the block: nothing to enclose.
+    let project = bundled_rooms_and(&theta_flow(0));
+    let flow = project.flow("theta").expect("flow");
+    let graph = dungeonflow::expand::expand(flow, &project.library, 0, &Default::default())
+        .expect("expands");
+    assert!(enclosures(&graph, &decompose(&graph)).is_empty());
+}
+
+#[test]
+fn a_failed_layout_names_the_rooms_a_theta_encloses() {
+    let project = bundled_rooms_and(&theta_flow(6));
+    let d = generate(
+        project.flow("theta").expect("flow"),
+        &project.library,
+        0,
+        &Default::default(),
+    )
+    .expect_err("chains of six rooms do not fit inside a loop");
+    assert_eq!(d.code, "layout::failed");
+    insta::assert_snapshot!(d.render(false));
+}
+
 #[test]
 fn rollback_clears_the_exit_flags_set_since_the_mark() {
     use dungeonflow::geom::Pos;

@@ -3,10 +3,12 @@
 mod composites;
 mod export;
 mod level_graph;
+mod outer_face;
 
 pub use composites::{
     Composite, CompositeKind, Decomposition, Ear, decompose, ears_from, smallest_cycle,
 };
 pub use export::{EdgeView, GraphView, RoomView};
+pub use outer_face::{Enclosure, enclosures};
 
 pub use level_graph::{Connection, EdgeKind, LevelGraph, Origin, RoomNode};
