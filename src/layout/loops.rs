@@ -309,8 +309,16 @@ impl Arc<'_> {
                 ear.edges[lo - 1],
             ),
         ];
-        for (host, edge, other, other_edge) in sides {
-            if close_with(ctx, canvas, (node, host, edge), (other, other_edge), how) {
+        for (side, (host, edge, other, other_edge)) in sides.into_iter().enumerate() {
+            let own_tried = side > 0;
+            if close_with(
+                ctx,
+                canvas,
+                (node, host, edge),
+                (other, other_edge),
+                how,
+                own_tried,
+            ) {
                 return true;
             }
         }
@@ -345,12 +353,16 @@ fn arc_candidates(
 /// Places `node` against `host` and realises its edge to `other`: directly
 /// when some placement (in its template or, re-picked, another) makes two
 /// exits meet, else by a hall or a corridor unless `how` is door only.
+/// With `own_tried`, placements of its own template meeting `other` are not
+/// looked for: a room meeting both ends door to door is the same placement
+/// whichever end it is placed against, and the other end found none.
 fn close_with(
     ctx: &mut Ctx,
     canvas: &mut Canvas,
     (node, host, edge): (NodeIndex, NodeIndex, EdgeIndex),
     (other, other_edge): (NodeIndex, EdgeIndex),
     how: Closing,
+    own_tried: bool,
 ) -> bool {
     let hi = canvas.index_of(host).expect("placed");
     let oi = canvas.index_of(other).expect("placed");
@@ -375,7 +387,11 @@ fn close_with(
             )
         })
         .collect();
-    let spots = DoorSpots::new(ctx, &ctx.shape_options(node), &fronts, &canvas.rooms[hi]);
+    let spots = if own_tried {
+        DoorSpots::none()
+    } else {
+        DoorSpots::new(ctx, &ctx.shape_options(node), &fronts, &canvas.rooms[hi])
+    };
     // Every placement when a hall or corridor may follow; else only those
     // that can meet the other end.
     // (None checked for overlap yet: only the few tried are.)
@@ -468,6 +484,11 @@ impl DoorSpots {
             }
         }
         DoorSpots(spots)
+    }
+
+    /// No spots at all.
+    fn none() -> Self {
+        DoorSpots(FxHashMap::default())
     }
 
     /// Whether no placement can meet a front.
@@ -579,7 +600,8 @@ mod tests {
             &mut canvas,
             (a, g, edge(g, a)),
             (b, edge(a, b)),
-            Closing::Any
+            Closing::Any,
+            false
         ));
         assert_eq!(canvas.room_of(a).expect("placed").shape, narrow);
         for e in [edge(g, a), edge(a, b)] {
