@@ -499,7 +499,7 @@ impl Ctx<'_> {
         if cands.iter().any(|c| self.fits(canvas, c)) {
             return cands;
         }
-        let found = self.try_other_templates(node, TEMPLATE_REPICKS, |ctx| {
+        let found = self.try_other_templates(node, TEMPLATE_REPICKS, &[], |ctx| {
             cands = ctx.placements(canvas, host, node, edge);
             cands.iter().any(|c| ctx.fits(canvas, c))
         });
@@ -510,16 +510,18 @@ impl Ctx<'_> {
     }
 
     /// Gives `node` each of up to `k` other templates of its kind (see
-    /// [`Ctx::other_templates`]) until `accept` holds; `node` keeps that
-    /// template, or gets its own back when none is accepted.
+    /// [`Ctx::other_templates`]), none of `except`, until `accept` holds;
+    /// `node` keeps that template, or gets its own back when none is
+    /// accepted.
     pub fn try_other_templates(
         &mut self,
         node: NodeIndex,
         k: usize,
+        except: &[usize],
         mut accept: impl FnMut(&mut Self) -> bool,
     ) -> bool {
         let own = self.shape_of[node.index()];
-        for s in self.other_templates(node, k) {
+        for s in self.other_templates(node, k, except) {
             self.shape_of[node.index()] = Some(s);
             if accept(self) {
                 return true;
@@ -630,13 +632,24 @@ impl Ctx<'_> {
     }
 
     /// Up to `k` other templates `node` could take (those [`Ctx::repick`]
-    /// picks from), drawn by weight without repeats; none for a fixed
-    /// template or a connector.
-    pub fn other_templates(&mut self, node: NodeIndex, k: usize) -> Vec<usize> {
+    /// picks from), none of `except`, drawn by weight without repeats; none
+    /// for a fixed template or a connector.
+    pub fn other_templates(&mut self, node: NodeIndex, k: usize, except: &[usize]) -> Vec<usize> {
         if !self.repickable(node) {
             return Vec::new();
         }
         let (mut options, mut weights) = self.repick_options(node);
+        if !except.is_empty() {
+            let mut i = 0;
+            while i < options.len() {
+                if except.contains(&options[i]) {
+                    options.remove(i);
+                    weights.remove(i);
+                } else {
+                    i += 1;
+                }
+            }
+        }
         let mut out = Vec::new();
         while out.len() < k {
             let Some(i) = self.rng.weighted(&weights) else {

@@ -309,15 +309,15 @@ impl Arc<'_> {
                 ear.edges[lo - 1],
             ),
         ];
-        for (side, (host, edge, other, other_edge)) in sides.into_iter().enumerate() {
-            let own_tried = side > 0;
+        let mut searched = Vec::new();
+        for (host, edge, other, other_edge) in sides {
             if close_with(
                 ctx,
                 canvas,
                 (node, host, edge),
                 (other, other_edge),
                 how,
-                own_tried,
+                &mut searched,
             ) {
                 return true;
             }
@@ -353,16 +353,18 @@ fn arc_candidates(
 /// Places `node` against `host` and realises its edge to `other`: directly
 /// when some placement (in its template or, re-picked, another) makes two
 /// exits meet, else by a hall or a corridor unless `how` is door only.
-/// With `own_tried`, placements of its own template meeting `other` are not
-/// looked for: a room meeting both ends door to door is the same placement
-/// whichever end it is placed against, and the other end found none.
+/// `searched` holds the templates (`None`: the connectors) whose placements
+/// meeting both ends door to door were looked for, in vain, from the other
+/// end: a room meeting both ends is the same placement whichever end it is
+/// placed against, so they are not looked for again (and the re-picks draw
+/// other templates); the templates searched here are added.
 fn close_with(
     ctx: &mut Ctx,
     canvas: &mut Canvas,
     (node, host, edge): (NodeIndex, NodeIndex, EdgeIndex),
     (other, other_edge): (NodeIndex, EdgeIndex),
     how: Closing,
-    own_tried: bool,
+    searched: &mut Vec<Option<usize>>,
 ) -> bool {
     let hi = canvas.index_of(host).expect("placed");
     let oi = canvas.index_of(other).expect("placed");
@@ -387,9 +389,11 @@ fn close_with(
             )
         })
         .collect();
-    let spots = if own_tried {
+    let own = ctx.shape_of[node.index()];
+    let spots = if searched.contains(&own) {
         DoorSpots::none()
     } else {
+        searched.push(own);
         DoorSpots::new(ctx, &ctx.shape_options(node), &fronts, &canvas.rooms[hi])
     };
     // Every placement when a hall or corridor may follow; else only those
@@ -415,7 +419,9 @@ fn close_with(
     } else {
         LOOKAHEAD_REPICKS
     };
-    let closed = ctx.try_other_templates(node, repicks, |ctx| {
+    let except: Vec<usize> = searched.iter().flatten().copied().collect();
+    let closed = ctx.try_other_templates(node, repicks, &except, |ctx| {
+        searched.push(ctx.shape_of[node.index()]);
         let spots = DoorSpots::new(ctx, &ctx.shape_options(node), &fronts, &canvas.rooms[hi]);
         if spots.is_empty() {
             return false;
@@ -601,7 +607,7 @@ mod tests {
             (a, g, edge(g, a)),
             (b, edge(a, b)),
             Closing::Any,
-            false
+            &mut Vec::new()
         ));
         assert_eq!(canvas.room_of(a).expect("placed").shape, narrow);
         for e in [edge(g, a), edge(a, b)] {

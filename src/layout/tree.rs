@@ -70,7 +70,7 @@ pub fn grow_on(ctx: &mut Ctx, map: &mut Canvas, comp: &Composite, join: Join) ->
     // Another template of the first room may fit where its own does not:
     // a door is better than a corridor.
     let own = ctx.shape_of[anchor.index()];
-    for s in ctx.other_templates(anchor, TEMPLATE_REPICKS) {
+    for s in ctx.other_templates(anchor, TEMPLATE_REPICKS, &[]) {
         // A room of the subtree may have taken it since (templates are
         // used once unless the flow reuses them).
         if ctx.in_use(s) {
