@@ -172,6 +172,7 @@ fn grow_ear(
         size,
         backtracks: 0,
         stuck: (ear.nodes[1], "placed"),
+        searched: Vec::new(),
     };
     if arc.grow(ctx, canvas, 1, k - 2, true) {
         Ok(())
@@ -214,6 +215,10 @@ struct Arc<'e> {
     backtracks: usize,
     /// The room that failed last, and how.
     stuck: (NodeIndex, &'static str),
+    /// Templates of the last room the look-ahead searched door to door, in
+    /// vain, for the placement of the last room but one now on the canvas:
+    /// set before the last room's closing, which does not search them again.
+    searched: Vec<Option<usize>>,
 }
 
 impl Arc<'_> {
@@ -229,7 +234,8 @@ impl Arc<'_> {
     ) -> bool {
         let ear = self.ear;
         if lo == hi {
-            return self.close(ctx, canvas, lo, Closing::Any);
+            let mut searched = std::mem::take(&mut self.searched);
+            return self.close(ctx, canvas, lo, Closing::Any, &mut searched);
         }
         let span = (hi - lo + 1) as f64;
         let ring = self.ring;
@@ -253,24 +259,31 @@ impl Arc<'_> {
         let hi_room = canvas.index_of(host).expect("placed");
         let mut cands = arc_candidates(ctx, canvas, hi_room, node, edge, target, wanted);
         let mark = canvas.mark();
+        // What the look-ahead searched after each of the placements it
+        // tried: the loop below tries the same ones first.
+        let mut looked_ahead: Vec<Vec<Option<usize>>> = Vec::new();
         if hi == lo + 1 {
             // The last room but one: placements after which the last room
             // closes the loop door to door come first.
             let last = if left { hi } else { lo };
             for c in &ctx.first_fitting(canvas, &mut cands, DOOR_LOOKAHEAD) {
                 let ni = ctx.commit(canvas, hi_room, node, edge, c);
+                let mut searched = Vec::new();
                 if !ctx.strands_exits(canvas, ni)
-                    && self.close(ctx, canvas, last, Closing::DoorOnly)
+                    && self.close(ctx, canvas, last, Closing::DoorOnly, &mut searched)
                 {
                     return true;
                 }
+                looked_ahead.push(searched);
                 canvas.rollback(ctx.shapes, mark);
             }
         }
+        let mut looked_ahead = looked_ahead.into_iter();
         let mut tried = 0;
         let mut next = 0;
         while let Some(c) = ctx.next_fitting(canvas, &mut cands, &mut next) {
             let ni = ctx.commit(canvas, hi_room, node, edge, &c);
+            self.searched = looked_ahead.next().unwrap_or_default();
             if !ctx.strands_exits(canvas, ni) {
                 let (lo2, hi2) = if left { (lo + 1, hi) } else { (lo, hi - 1) };
                 if self.grow(ctx, canvas, lo2, hi2, !left) {
@@ -291,8 +304,17 @@ impl Arc<'_> {
     }
 
     /// Places the ear's last room, `lo`: it joins its arc on one side and
-    /// closes the loop on the other.
-    fn close(&mut self, ctx: &mut Ctx, canvas: &mut Canvas, lo: usize, how: Closing) -> bool {
+    /// closes the loop on the other. Its templates in `searched` were
+    /// searched door to door in vain (see [`close_with`]); those searched
+    /// here are added.
+    fn close(
+        &mut self,
+        ctx: &mut Ctx,
+        canvas: &mut Canvas,
+        lo: usize,
+        how: Closing,
+        searched: &mut Vec<Option<usize>>,
+    ) -> bool {
         let ear = self.ear;
         let node = ear.nodes[lo];
         let sides = [
@@ -309,7 +331,6 @@ impl Arc<'_> {
                 ear.edges[lo - 1],
             ),
         ];
-        let mut searched = Vec::new();
         for (host, edge, other, other_edge) in sides {
             if close_with(
                 ctx,
@@ -317,7 +338,7 @@ impl Arc<'_> {
                 (node, host, edge),
                 (other, other_edge),
                 how,
-                &mut searched,
+                searched,
             ) {
                 return true;
             }
