@@ -1,7 +1,7 @@
 //! [`LevelGraph`]: the concrete rooms of one level and how they connect,
 //! before any geometry.
 
-use petgraph::graph::{DiGraph, EdgeIndex, NodeIndex};
+use petgraph::graph::{DiGraph, EdgeIndex, EdgeReference, NodeIndex};
 use petgraph::visit::EdgeRef;
 use serde::Serialize;
 
@@ -136,13 +136,18 @@ impl LevelGraph {
         v.into_iter().map(|(_, n)| n).collect()
     }
 
-    /// Physical connections (tree and loop edges, not warps) touching a room.
-    pub fn door_count(&self, i: NodeIndex) -> usize {
+    /// The physical connections (tree and loop edges, not warps) touching a
+    /// room, in either direction.
+    pub fn doors(&self, i: NodeIndex) -> impl Iterator<Item = EdgeReference<'_, Connection>> {
         self.graph
             .edges_directed(i, petgraph::Direction::Incoming)
             .chain(self.graph.edges_directed(i, petgraph::Direction::Outgoing))
             .filter(|e| e.weight().kind != EdgeKind::Warp)
-            .count()
+    }
+
+    /// How many physical connections touch a room ([`LevelGraph::doors`]).
+    pub fn door_count(&self, i: NodeIndex) -> usize {
+        self.doors(i).count()
     }
 
     /// Tree depth of every room (entrance 0), in node index order.

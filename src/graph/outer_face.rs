@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use petgraph::graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
 
-use super::{CompositeKind, Decomposition, Ear, EdgeKind, LevelGraph};
+use super::{CompositeKind, Decomposition, Ear, LevelGraph};
 
 /// The rooms around a loop composite's outside, in order (a cycle, first
 /// room not repeated), as its ears are added. An ear between two of them is
@@ -114,13 +114,7 @@ pub fn enclosures(level: &LevelGraph, d: &Decomposition) -> Vec<Enclosure> {
             continue;
         }
         let inside: BTreeSet<EdgeIndex> = comp.edges.iter().copied().collect();
-        let linked = |v: NodeIndex| {
-            level
-                .graph
-                .edges_directed(v, petgraph::Direction::Outgoing)
-                .chain(level.graph.edges_directed(v, petgraph::Direction::Incoming))
-                .any(|e| e.weight().kind != EdgeKind::Warp && !inside.contains(&e.id()))
-        };
+        let linked = |v: NodeIndex| level.doors(v).any(|e| !inside.contains(&e.id()));
         let first = &ears[0].nodes;
         let mut face = OuterFace::new(&first[..first.len() - 1]);
         for ear in &ears[1..] {
