@@ -638,18 +638,14 @@ impl Ctx<'_> {
         if !self.repickable(node) {
             return Vec::new();
         }
-        let (mut options, mut weights) = self.repick_options(node);
-        if !except.is_empty() {
-            let mut i = 0;
-            while i < options.len() {
-                if except.contains(&options[i]) {
-                    options.remove(i);
-                    weights.remove(i);
-                } else {
-                    i += 1;
-                }
-            }
-        }
+        let (options, weights) = self.repick_options(node);
+        // Weighed among all the options (crowding compares their sizes),
+        // then those in `except` are dropped.
+        let (mut options, mut weights): (Vec<usize>, Vec<f64>) = options
+            .into_iter()
+            .zip(weights)
+            .filter(|(s, _)| !except.contains(s))
+            .unzip();
         let mut out = Vec::new();
         while out.len() < k {
             let Some(i) = self.rng.weighted(&weights) else {
