@@ -60,13 +60,15 @@ fn theta_flow(branch: usize) -> String {
     format!("name: theta\nnodes:\n{nodes}edges:\n{edges}loops:\n  - y <-> b\n  - z <-> b\n")
 }
 
-fn bundled_rooms_and(flow: &str) -> Project {
+/// A project of the bundled room templates and one flow, `flow`, read from
+/// a file called `file`.
+fn bundled_rooms_and(file: &str, flow: &str) -> Project {
     let mut layer = dungeonflow::project::bundled_sources();
     layer.retain(|s| s.kind == FileKind::Room);
     let project = Project::from_layers(vec![
         layer,
         vec![Source {
-            file: SourceFile::new("theta.yaml", flow),
+            file: SourceFile::new(file, flow),
             kind: FileKind::Flow,
             bundled: false,
         }],
@@ -78,7 +80,7 @@ fn bundled_rooms_and(flow: &str) -> Project {
 #[test]
 fn a_theta_with_branches_on_every_path_encloses_one_of_them() {
     use dungeonflow::graph::{decompose, enclosures};
-    let project = bundled_rooms_and(&theta_flow(2));
+    let project = bundled_rooms_and("theta.yaml", &theta_flow(2));
     let flow = project.flow("theta").expect("flow");
     let graph = dungeonflow::expand::expand(flow, &project.library, 0, &Default::default())
         .expect("expands");
@@ -106,7 +108,7 @@ fn a_theta_with_branches_on_every_path_encloses_one_of_them() {
     assert_eq!(enclosed, others);
 
     // Without the chains nothing links out of the block: nothing to enclose.
-    let project = bundled_rooms_and(&theta_flow(0));
+    let project = bundled_rooms_and("theta.yaml", &theta_flow(0));
     let flow = project.flow("theta").expect("flow");
     let graph = dungeonflow::expand::expand(flow, &project.library, 0, &Default::default())
         .expect("expands");
@@ -115,7 +117,7 @@ fn a_theta_with_branches_on_every_path_encloses_one_of_them() {
 
 #[test]
 fn a_failed_layout_names_the_rooms_a_theta_encloses() {
-    let project = bundled_rooms_and(&theta_flow(6));
+    let project = bundled_rooms_and("theta.yaml", &theta_flow(6));
     let d = generate(
         project.flow("theta").expect("flow"),
         &project.library,
@@ -268,23 +270,12 @@ fn the_tile_bitmaps_agree_with_rooms_corridors_and_hall_rings_through_adds_and_r
 fn a_hub_with_five_children_lays_out_for_every_seed() {
     use dungeonflow::generate::generate_with;
     use dungeonflow::layout::ShapeTable;
-    use dungeonflow::project::bundled_sources;
 
     // Bundled hub templates have few more exits than the hub's six links,
     // some on one wall: not every child fits against the hub door to door.
     // A tree's last rebuild may place such a child a corridor away.
     let flow = "name: hub6\nnodes:\n  start: entrance\n  h: hub\n  a: normal\n  b: normal\n  c: normal\n  d: normal\n  e: normal\nedges:\n  - start -> h\n  - h -> a\n  - h -> b\n  - h -> c\n  - h -> d\n  - h -> e\n";
-    let mut sources: Vec<Source> = bundled_sources()
-        .into_iter()
-        .filter(|s| s.kind == FileKind::Room)
-        .collect();
-    sources.push(Source {
-        file: SourceFile::new("hub6.yaml", flow),
-        kind: FileKind::Flow,
-        bundled: false,
-    });
-    let project = Project::from_layers(vec![sources]);
-    assert!(!project.has_errors(), "{:?}", project.diagnostics);
+    let project = bundled_rooms_and("hub6.yaml", flow);
     let flow = project.flow("hub6").expect("flow");
     let table = ShapeTable::new(&project.library);
     let mut corridors = 0;
