@@ -175,9 +175,14 @@ pub fn attach_by_corridor(
 ) -> bool {
     let (hi, ai, host_exits, anchor_exits) = sampled_link_ends(ctx, map, part, join);
     let (min, max) = (ctx.params.corridor.0, ctx.params.corridor.1);
-    let (jitter, limit) = match reach {
-        Reach::Near => (4.0, CORRIDOR_TRIALS),
-        Reach::Far => (6.0, FAR_TRIALS),
+    // Near looks at the shortest trials only; Far at every one, shortest
+    // first, until enough fit: on a crowded map the shortest corridors all
+    // end in the pocket around the host, where a composite of a few rooms
+    // never fits (room-disjoint graphs of 500 rooms: Far placed a composite
+    // three times as often).
+    let (jitter, limit, looked) = match reach {
+        Reach::Near => (4.0, CORRIDOR_TRIALS, CORRIDOR_TRIALS * TRIALS_PER_FIT),
+        Reach::Far => (6.0, FAR_TRIALS, usize::MAX),
     };
     let mut trials = Vec::new();
     for &he in &host_exits {
@@ -231,7 +236,7 @@ pub fn attach_by_corridor(
         }
     }
     ctx.budget = ctx.budget.saturating_sub(trials.len() as u64 / 8);
-    try_corridor_trials(ctx, map, part, (hi, ai), join.edge, trials, limit)
+    try_corridor_trials(ctx, map, part, (hi, ai), join.edge, trials, (limit, looked))
 }
 
 /// A way to attach a part by corridor: sort key, host exit, anchor exit,
@@ -239,11 +244,12 @@ pub fn attach_by_corridor(
 /// exit) and the part's offset.
 type Trial = (f64, usize, usize, Pos, Pos, Pos);
 
-/// Trials looked at per placement that fits: bounds the work on a crowded map.
+/// Trials [`Reach::Near`] looks at per placement that fits: bounds the
+/// work on a crowded map.
 const TRIALS_PER_FIT: usize = 40;
 
-/// Tries `trials`, shortest first, until `limit` of them fit (or
-/// `limit * TRIALS_PER_FIT` were looked at): merges the part and routes an
+/// Tries `trials`, shortest first, until `limit` of them fit (or `looked`
+/// were looked at, or the budget runs out): merges the part and routes an
 /// A* corridor between the two ends. Returns whether one was kept.
 fn try_corridor_trials(
     ctx: &mut Ctx,
@@ -251,19 +257,12 @@ fn try_corridor_trials(
     part: &Canvas,
     (hi, ai): (usize, usize),
     edge: EdgeIndex,
-    mut trials: Vec<Trial>,
-    limit: usize,
+    trials: Vec<Trial>,
+    (limit, looked): (usize, usize),
 ) -> bool {
     let (min, max) = (ctx.params.corridor.0 as i32, ctx.params.corridor.1 as i32);
-    // Only the shortest `looked` trials can be reached: order those alone.
-    let looked = limit * TRIALS_PER_FIT;
-    if trials.len() > looked {
-        trials.select_nth_unstable_by(looked, |a, b| a.0.total_cmp(&b.0));
-        trials.truncate(looked);
-    }
-    trials.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
     let mut tried = 0;
-    for (_, he, ae, front, t, offset) in trials {
+    for (_, he, ae, front, t, offset) in ShortestFirst::new(trials).take(looked) {
         if tried >= limit || ctx.budget == 0 {
             break;
         }
@@ -298,11 +297,73 @@ fn try_corridor_trials(
     false
 }
 
+/// Trials ordered per batch by [`ShortestFirst`]: most searches end
+/// within the first.
+const ORDER_BATCH: usize = 1024;
+
+/// Trials, shortest first, ordered a batch at a time: a search that ends
+/// early never sorts the tens of thousands of trials [`Reach::Far`] may
+/// gather.
+struct ShortestFirst {
+    /// Trials not yet ordered.
+    rest: Vec<Trial>,
+    /// The current batch, in order.
+    batch: std::vec::IntoIter<Trial>,
+}
+
+impl ShortestFirst {
+    fn new(trials: Vec<Trial>) -> Self {
+        Self {
+            rest: trials,
+            batch: Vec::new().into_iter(),
+        }
+    }
+}
+
+impl Iterator for ShortestFirst {
+    type Item = Trial;
+
+    fn next(&mut self) -> Option<Trial> {
+        if let Some(t) = self.batch.next() {
+            return Some(t);
+        }
+        if self.rest.is_empty() {
+            return None;
+        }
+        let by_length = |a: &Trial, b: &Trial| a.0.total_cmp(&b.0);
+        let n = ORDER_BATCH.min(self.rest.len());
+        if n < self.rest.len() {
+            self.rest.select_nth_unstable_by(n, by_length);
+        }
+        let later = self.rest.split_off(n);
+        let mut batch = std::mem::replace(&mut self.rest, later);
+        batch.sort_unstable_by(by_length);
+        self.batch = batch.into_iter();
+        self.batch.next()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::layout::LinkKind;
     use crate::layout::fixture::Fixture;
+
+    #[test]
+    fn shortest_first_yields_every_trial_in_order_across_batches() {
+        let mut rng = crate::rng::Rng::new(7);
+        let origin = Pos::new(0, 0);
+        for n in [0, 1, ORDER_BATCH - 1, ORDER_BATCH, 3 * ORDER_BATCH + 17] {
+            let trials: Vec<Trial> = (0..n)
+                .map(|i| (rng.unit() * 40.0, i, 0, origin, origin, origin))
+                .collect();
+            let mut sorted = trials.clone();
+            sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let got: Vec<usize> = ShortestFirst::new(trials).map(|t| t.1).collect();
+            let want: Vec<usize> = sorted.iter().map(|t| t.1).collect();
+            assert_eq!(got, want, "{n} trials");
+        }
+    }
 
     #[test]
     fn a_part_goes_a_long_corridor_away_only_when_reaching_far() {

@@ -54,6 +54,12 @@ pub struct Ctx<'a> {
     /// Per node, the templates a rebuild may re-pick (filled on first use
     /// by [`Ctx::repick`]).
     pub pick_cache: Vec<Option<Vec<usize>>>,
+    /// Whether rooms are being placed on the shared map (the assembly)
+    /// rather than on a composite's own canvas. On the map a room's links
+    /// still to make may each need room for a whole composite, so
+    /// [`Ctx::strands_exits`] asks for the open band of
+    /// [`Ctx::composite_open`] ahead of an exit, not a single free tile.
+    pub on_map: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -85,6 +91,7 @@ impl<'a> Ctx<'a> {
                 .collect(),
             edges: edge_lists(level),
             pick_cache: vec![None; level.graph.node_count()],
+            on_map: false,
         }
     }
 }
@@ -546,9 +553,16 @@ impl Ctx<'_> {
     }
 
     /// Whether the room at `room` or a room around it is left with fewer open
-    /// exits (free, with free ground in front) than edges it still has to
-    /// realise: placing `room` there would strand a later connection.
+    /// exits (free, with free ground in front: one tile on a composite's
+    /// canvas, the band of [`Ctx::composite_open`] on the map) than edges
+    /// it still has to realise: placing `room` there would strand a later
+    /// connection.
     pub fn strands_exits(&self, canvas: &Canvas, room: usize) -> bool {
+        let (depth, half) = if self.on_map {
+            (OPEN_DEPTH, OPEN_HALF_WIDTH)
+        } else {
+            (1, 0)
+        };
         let r = &canvas.rooms[room];
         let s = &self.shapes[r.shape];
         let near = canvas.rooms_near(
@@ -559,7 +573,7 @@ impl Ctx<'_> {
         );
         near.into_iter()
             .chain(std::iter::once(room))
-            .any(|i| self.short_of_open_exits(canvas, i, 1, 0))
+            .any(|i| self.short_of_open_exits(canvas, i, depth, half))
     }
 
     /// Whether room `room` has fewer open exits (free, with a free band
