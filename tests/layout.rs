@@ -6,6 +6,11 @@ use dungeonflow::SourceFile;
 use dungeonflow::generate::generate;
 use dungeonflow::project::{FileKind, Source};
 
+// The bench writes both families of scaling graphs; these tests use one.
+#[allow(dead_code)]
+#[path = "support/scaling.rs"]
+mod scaling;
+
 #[test]
 fn an_impossible_layout_ends_with_a_diagnostic() {
     // Both rooms open only to the north: the child cannot face its parent,
@@ -394,4 +399,36 @@ fn a_ribbon_of_fifty_loops_lays_out_within_a_few_attempts() {
             generated.attempts
         );
     }
+}
+
+#[test]
+fn a_thousand_room_graph_whose_loops_share_no_room_lays_out() {
+    use dungeonflow::generate::generate_with;
+    use dungeonflow::layout::ShapeTable;
+    use scaling::{Loops, scaling_flow};
+
+    // 1,000 rooms, 100 loops (generator seed 100,002, the hardest of the
+    // five graphs of 1,000 rooms the README measures): before the budgets
+    // grew with crowding, seeds 0 to 3 failed all 50 layout attempts.
+    let text = scaling_flow(1000, 100_002, Loops::RoomDisjoint);
+    let project = bundled_rooms_and("scale.yaml", &text);
+    let flow = project.flow("scale1000").expect("flow");
+    let table = ShapeTable::new(&project.library);
+    let generated = generate_with(flow, &project.library, &table, 1, &Default::default())
+        .unwrap_or_else(|d| panic!("{}", d.message));
+    let level = &generated.level;
+    assert_eq!(level.rooms.len(), 1000);
+    level.check().unwrap_or_else(|e| panic!("{e:?}"));
+    let graph = generated.graph.as_ref().expect("graph");
+    assert_eq!(level.connections.len(), graph.graph.edge_count());
+    let doors = level
+        .connections
+        .iter()
+        .filter(|c| c.kind == dungeonflow::level::ConnectionKind::Door)
+        .count();
+    assert!(
+        doors * 100 >= level.connections.len() * 85,
+        "{doors} doors of {}",
+        level.connections.len()
+    );
 }
