@@ -249,3 +249,70 @@ fn isaac_floors_print_a_minimap_and_other_levels_refuse_one() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("render::minimap-isaac-only"));
 }
+
+#[cfg(unix)]
+#[test]
+fn an_output_that_is_a_pipe_or_a_link_is_written_through_not_replaced() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().expect("tmp");
+
+    // A FIFO (like /dev/null, not a regular file): renaming a temporary
+    // file over it would replace it, and its reader would never see a byte.
+    let fifo = dir.path().join("level.pipe");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).expect("read the pipe"))
+    };
+    let out = df(&[
+        "generate",
+        "classic",
+        "--seed",
+        "4",
+        "--format",
+        "json",
+        "-o",
+        fifo.to_str().expect("utf8"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let meta = std::fs::symlink_metadata(&fifo).expect("still there");
+    assert!(
+        meta.file_type().is_fifo(),
+        "replaced by {:?}",
+        meta.file_type()
+    );
+    let text = reader.join().expect("reader");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("json through the pipe");
+    assert_eq!(v["seed"], 4);
+
+    // A symbolic link to a file stays a link; its file gets the level.
+    let file = dir.path().join("real.txt");
+    std::fs::write(&file, "old").expect("write");
+    let link = dir.path().join("link.txt");
+    std::os::unix::fs::symlink(&file, &link).expect("symlink");
+    let out = df(&[
+        "generate",
+        "classic",
+        "--seed",
+        "4",
+        "-o",
+        link.to_str().expect("utf8"),
+    ]);
+    assert!(out.status.success());
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .expect("link")
+            .file_type()
+            .is_symlink()
+    );
+    assert!(
+        std::fs::read_to_string(&file)
+            .expect("file")
+            .contains("seed 4")
+    );
+}

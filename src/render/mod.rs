@@ -141,16 +141,31 @@ pub fn write_rendered(path: &Path, rendered: &Rendered) -> Result<(), Diagnostic
 }
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same folder,
-/// renamed over the target, so a reader never sees a half-written file.
+/// renamed over the target, so a reader never sees a half-written file. A
+/// symbolic link to a file is followed (the link stays, its file is
+/// replaced); a device, pipe or socket (`-o /dev/null`, a FIFO) is written
+/// in place, since renaming a file over it would replace the device itself.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Diagnostic> {
     use std::io::Write;
+    let fail = |e: std::io::Error| {
+        Diagnostic::error("io::write", format!("cannot write {}: {e}", path.display()))
+    };
+    let resolved = match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() && !meta.is_dir() => {
+            let mut out = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(fail)?;
+            return out.write_all(bytes).map_err(fail);
+        }
+        Ok(meta) if meta.is_file() => std::fs::canonicalize(path).map_err(fail)?,
+        _ => path.to_path_buf(),
+    };
+    let path = resolved.as_path();
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let fail = |e: std::io::Error| {
-        Diagnostic::error("io::write", format!("cannot write {}: {e}", path.display()))
-    };
     let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
     tmp.write_all(bytes).map_err(fail)?;
     if let Some(permissions) = permissions_for(path) {
