@@ -9,6 +9,16 @@ fn df(args: &[&str]) -> std::process::Output {
         .expect("runs")
 }
 
+/// Runs the binary and asserts it succeeded (showing its stderr if not).
+fn df_ok(args: &[&str]) {
+    let out = df(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 #[test]
 fn validate_passes_on_bundled_content_and_fails_on_each_bad_file() {
     let ok = df(&["validate"]);
@@ -62,7 +72,7 @@ fn validate_json_is_machine_readable() {
 fn generate_json_follows_the_contract_and_writes_atomically() {
     let dir = tempfile::tempdir().expect("tmp");
     let path = dir.path().join("level.json");
-    let out = df(&[
+    df_ok(&[
         "generate",
         "classic",
         "--seed",
@@ -70,11 +80,6 @@ fn generate_json_follows_the_contract_and_writes_atomically() {
         "-o",
         path.to_str().expect("utf8"),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).expect("written")).expect("json");
     assert_eq!(v["format"], "dungeonflow-level/1");
@@ -194,18 +199,13 @@ fn generate_writes_png_and_svg_by_extension_or_flag() {
 fn generate_tiled_writes_the_map_and_its_tileset_beside_it() {
     let dir = tempfile::tempdir().expect("temp dir");
     let map = dir.path().join("crypt.tmj");
-    let out = df(&[
+    df_ok(&[
         "generate",
         "--seed",
         "2",
         "-o",
         map.to_str().expect("utf-8"),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let json: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&map).expect("map")).expect("json");
     assert_eq!(json["tilesets"][0]["image"], "crypt.tileset.png");
@@ -265,7 +265,7 @@ fn an_output_that_is_a_pipe_or_a_link_is_written_through_not_replaced() {
         let fifo = fifo.clone();
         std::thread::spawn(move || std::fs::read_to_string(fifo).expect("read the pipe"))
     };
-    let out = df(&[
+    df_ok(&[
         "generate",
         "classic",
         "--seed",
@@ -275,11 +275,6 @@ fn an_output_that_is_a_pipe_or_a_link_is_written_through_not_replaced() {
         "-o",
         fifo.to_str().expect("utf8"),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let meta = std::fs::symlink_metadata(&fifo).expect("still there");
     assert!(
         meta.file_type().is_fifo(),
