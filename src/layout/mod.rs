@@ -56,8 +56,8 @@ pub const CROWDED_ROOMS: usize = 250;
 /// graphs whose loops share no room, a back-jump for 22% of the composites
 /// at 100 rooms, 29% at 200, 36% at 500, 41% at 1,000), so budgets that
 /// merely grow with the size leave ever less margin: with them a 1,000-room
-/// attempt succeeded 3% of the time, most ending out of placements just
-/// short of the end; with this factor 36%.
+/// attempt succeeded 3% of the time, most ending out of placements; with
+/// this factor 36%.
 pub fn crowding(rooms: usize) -> usize {
     (rooms / CROWDED_ROOMS).max(1)
 }
