@@ -5,11 +5,11 @@
 //! map get an A* corridor.
 
 use petgraph::graph::EdgeIndex;
-use rustc_hash::FxHashMap;
 
 use super::canvas::Canvas;
 use super::context::{Ctx, Join, exit_cell};
 use super::corridor::{link_corridor, link_direct};
+use super::trials::{SearchBuffers, Trial, Trials};
 use crate::geom::Pos;
 
 /// Extra straight-corridor lengths tried beyond the minimum when no direct
@@ -185,7 +185,9 @@ pub fn attach_by_corridor(
         Reach::Near => (4.0, CORRIDOR_TRIALS, CORRIDOR_TRIALS * TRIALS_PER_FIT),
         Reach::Far => (6.0, FAR_TRIALS, usize::MAX),
     };
-    let mut trials = Vec::new();
+    let mut buffers = std::mem::take(&mut ctx.search);
+    let SearchBuffers { trials, ends, seen } = &mut buffers;
+    trials.clear();
     for &he in &host_exits {
         let hx = &ctx.shapes[map.rooms[hi].shape].exits[he];
         let front = exit_cell(&map.rooms[hi], hx).step(hx.dir);
@@ -193,57 +195,51 @@ pub fn attach_by_corridor(
             continue;
         }
         // Free tiles for the corridor's far end, with the corridor's length.
-        let ends: Vec<(Pos, u32)> = match reach {
+        match reach {
             Reach::Near => {
                 let (dx, dy) = hx.dir.delta();
-                (1..=CORRIDOR_REACH)
-                    .flat_map(|g| (-CORRIDOR_REACH..=CORRIDOR_REACH).map(move |s| (g, s)))
-                    .map(|(g, s)| {
-                        // g tiles out and s tiles aside (a length estimate).
-                        let t = Pos::new(front.x + dx * g - dy * s, front.y + dy * g + dx * s);
-                        (t, (g + s.abs() + 1) as u32)
-                    })
-                    .filter(|&(t, len)| len >= min && len <= max && map.corridor_may_run(t))
-                    .collect()
+                ends.clear();
+                ends.extend(
+                    (1..=CORRIDOR_REACH)
+                        .flat_map(|g| (-CORRIDOR_REACH..=CORRIDOR_REACH).map(move |s| (g, s)))
+                        .map(|(g, s)| {
+                            // g tiles out and s tiles aside (a length estimate).
+                            let t = Pos::new(front.x + dx * g - dy * s, front.y + dy * g + dx * s);
+                            (t, (g + s.abs() + 1) as u32)
+                        })
+                        .filter(|&(t, len)| len >= min && len <= max && map.corridor_may_run(t)),
+                );
             }
-            Reach::Far => super::corridor::reach(map, front, max)
-                .into_iter()
-                .filter(|&(_, len)| len >= min)
-                .collect(),
-        };
+            Reach::Far => {
+                super::corridor::reach(map, front, max, ends, seen);
+                ends.retain(|&(_, len)| len >= min);
+            }
+        }
         for &ae in &anchor_exits {
             let ax = &ctx.shapes[part.rooms[ai].shape].exits[ae];
             if ax.cells.len() != hx.cells.len() {
                 continue;
             }
-            let local = exit_cell(&part.rooms[ai], ax);
-            for &(t, len) in &ends {
+            for &(t, len) in ends.iter() {
                 // The anchor's door tile is just behind `t`: most ends are
                 // ruled out by it before costlier checks.
-                let door = t.step(ax.dir.opposite());
-                if !map.is_clear(door) {
+                if !map.is_clear(t.step(ax.dir.opposite())) {
                     continue;
                 }
-                let offset = Pos::new(door.x - local.x, door.y - local.y);
-                trials.push((
-                    f64::from(len) + ctx.rng.unit() * jitter,
-                    he,
-                    ae,
-                    front,
-                    t,
-                    offset,
-                ));
+                trials.push(Trial {
+                    key: f64::from(len) + ctx.rng.unit() * jitter,
+                    host_exit: he as u32,
+                    anchor_exit: ae as u32,
+                    end: t,
+                });
             }
         }
     }
     ctx.budget = ctx.budget.saturating_sub(trials.len() as u64 / 8);
-    try_corridor_trials(ctx, map, part, (hi, ai), join.edge, trials, (limit, looked))
+    let kept = try_corridor_trials(ctx, map, part, (hi, ai), join.edge, trials, (limit, looked));
+    ctx.search = buffers;
+    kept
 }
-
-/// A way to attach a part by corridor: sort key, host exit, anchor exit,
-/// corridor start (before the host exit), corridor end (before the anchor
-/// exit) and the part's offset.
-type Trial = (f64, usize, usize, Pos, Pos, Pos);
 
 /// Trials [`Reach::Near`] looks at per placement that fits: bounds the
 /// work on a crowded map.
@@ -258,19 +254,29 @@ fn try_corridor_trials(
     part: &Canvas,
     (hi, ai): (usize, usize),
     edge: EdgeIndex,
-    trials: Vec<Trial>,
+    trials: &mut Trials,
     (limit, looked): (usize, usize),
 ) -> bool {
     let (min, max) = (ctx.params.corridor.0 as i32, ctx.params.corridor.1 as i32);
     let mut tried = 0;
-    // Whether the part fits at each offset looked at: trials from different
-    // host exits often put it in the same place (the map only changes
-    // between trials by merges that are rolled back).
-    let mut fits: FxHashMap<Pos, bool> = FxHashMap::default();
-    for (_, he, ae, front, t, offset) in ShortestFirst::new(trials).take(looked) {
+    // The map only changes between trials by merges that are rolled back,
+    // so whether the part fits at an offset holds for the whole search.
+    let (trials, fits) = trials.search();
+    for trial in trials.take(looked) {
         if tried >= limit || ctx.budget == 0 {
             break;
         }
+        let (he, ae, t) = (
+            trial.host_exit as usize,
+            trial.anchor_exit as usize,
+            trial.end,
+        );
+        let hx = &ctx.shapes[map.rooms[hi].shape].exits[he];
+        let front = exit_cell(&map.rooms[hi], hx).step(hx.dir);
+        let ax = &ctx.shapes[part.rooms[ai].shape].exits[ae];
+        let door = t.step(ax.dir.opposite());
+        let local = exit_cell(&part.rooms[ai], ax);
+        let offset = Pos::new(door.x - local.x, door.y - local.y);
         ctx.budget = ctx
             .budget
             .saturating_sub(u64::from(part.rooms.len() as u32));
@@ -305,74 +311,11 @@ fn try_corridor_trials(
     false
 }
 
-/// Buckets of [`ShortestFirst`] per tile of corridor length.
-const BUCKETS_PER_TILE: f64 = 4.0;
-
-/// Trials, shortest first, by bucket sort: a trial's key is a corridor
-/// length plus a jitter, so buckets of a fraction of a tile hold few
-/// trials each, and a bucket is sorted only when the search reaches it. A
-/// search that ends early never sorts the tens of thousands of trials
-/// [`Reach::Far`] may gather, and one that looks at all of them does a
-/// few comparisons per trial (a binary heap, or repeated selection of the
-/// next 1,024, took a quarter of the time of 1,000-room levels).
-struct ShortestFirst {
-    /// Trials by their key's bucket, the longest bucket first.
-    buckets: Vec<Vec<Trial>>,
-    /// The bucket being yielded, in order.
-    current: std::vec::IntoIter<Trial>,
-}
-
-impl ShortestFirst {
-    fn new(trials: Vec<Trial>) -> Self {
-        let bucket = |t: &Trial| (t.0.max(0.0) * BUCKETS_PER_TILE) as usize;
-        let count = trials.iter().map(bucket).max().map_or(0, |b| b + 1);
-        let mut buckets: Vec<Vec<Trial>> = vec![Vec::new(); count];
-        for t in trials {
-            buckets[count - 1 - bucket(&t)].push(t);
-        }
-        Self {
-            buckets,
-            current: Vec::new().into_iter(),
-        }
-    }
-}
-
-impl Iterator for ShortestFirst {
-    type Item = Trial;
-
-    fn next(&mut self) -> Option<Trial> {
-        loop {
-            if let Some(t) = self.current.next() {
-                return Some(t);
-            }
-            let mut batch = self.buckets.pop()?;
-            batch.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-            self.current = batch.into_iter();
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::layout::LinkKind;
     use crate::layout::fixture::Fixture;
-
-    #[test]
-    fn shortest_first_yields_every_trial_in_order() {
-        let mut rng = crate::rng::Rng::new(7);
-        let origin = Pos::new(0, 0);
-        for n in [0, 1, 2, 1023, 3089] {
-            let trials: Vec<Trial> = (0..n)
-                .map(|i| (rng.unit() * 40.0 - 0.5, i, 0, origin, origin, origin))
-                .collect();
-            let mut sorted = trials.clone();
-            sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
-            let got: Vec<usize> = ShortestFirst::new(trials).map(|t| t.1).collect();
-            let want: Vec<usize> = sorted.iter().map(|t| t.1).collect();
-            assert_eq!(got, want, "{n} trials");
-        }
-    }
 
     #[test]
     fn a_part_goes_a_long_corridor_away_only_when_reaching_far() {

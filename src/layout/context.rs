@@ -60,6 +60,8 @@ pub struct Ctx<'a> {
     /// [`Ctx::strands_exits`] asks for the open band of
     /// [`Ctx::composite_open`] ahead of an exit, not a single free tile.
     pub on_map: bool,
+    /// Buffers of the corridor searches, reused by each one of the attempt.
+    pub search: super::trials::SearchBuffers,
 }
 
 impl<'a> Ctx<'a> {
@@ -92,6 +94,7 @@ impl<'a> Ctx<'a> {
             edges: edge_lists(level),
             pick_cache: vec![None; level.graph.node_count()],
             on_map: false,
+            search: Default::default(),
         }
     }
 }

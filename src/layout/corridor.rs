@@ -242,17 +242,25 @@ pub fn route(canvas: &Canvas, s: Pos, t: Pos, out_dir: Dir, max: usize) -> Optio
 
 /// Every tile a corridor starting on `from` (free) can reach over free
 /// ground, with the length in tiles of the shortest such corridor (at most
-/// `max`), `from` first.
-pub fn reach(canvas: &Canvas, from: Pos, max: u32) -> Vec<(Pos, u32)> {
+/// `max`), `from` first, written to `out`; `seen` is a buffer for the search.
+pub fn reach(
+    canvas: &Canvas,
+    from: Pos,
+    max: u32,
+    out: &mut Vec<(Pos, u32)>,
+    seen: &mut Vec<bool>,
+) {
+    out.clear();
     if max == 0 || !canvas.corridor_may_run(from) {
-        return Vec::new();
+        return;
     }
     let r = max as i32;
     let side = (2 * r + 1) as usize;
-    let mut seen = vec![false; side * side];
+    seen.clear();
+    seen.resize(side * side, false);
     let index = |p: Pos| ((p.y - from.y + r) as usize) * side + (p.x - from.x + r) as usize;
     seen[index(from)] = true;
-    let mut out = vec![(from, 1)];
+    out.push((from, 1));
     let mut next = 0;
     while next < out.len() {
         let (p, len) = out[next];
@@ -271,7 +279,6 @@ pub fn reach(canvas: &Canvas, from: Pos, max: u32) -> Vec<(Pos, u32)> {
             }
         }
     }
-    out
 }
 
 #[cfg(test)]
@@ -286,11 +293,17 @@ mod tests {
         canvas
     }
 
+    fn reach_all(canvas: &Canvas, from: Pos, max: u32) -> Vec<(Pos, u32)> {
+        let mut out = vec![(Pos::new(9, 9), 9)];
+        reach(canvas, from, max, &mut out, &mut vec![true; 3]);
+        out
+    }
+
     #[test]
     fn reach_goes_around_what_blocks_it_and_stops_at_the_bound() {
         let canvas = walled();
         let length = |max: u32, p: Pos| {
-            reach(&canvas, Pos::new(0, 0), max)
+            reach_all(&canvas, Pos::new(0, 0), max)
                 .into_iter()
                 .find(|&(q, _)| q == p)
                 .map(|(_, len)| len)
@@ -300,7 +313,7 @@ mod tests {
         // Across the wall: 6 tiles up, 2 across, 6 down, plus the first tile.
         assert_eq!(length(20, Pos::new(2, 0)), Some(15));
         assert_eq!(length(14, Pos::new(2, 0)), None);
-        let all = reach(&canvas, Pos::new(0, 0), 14);
+        let all = reach_all(&canvas, Pos::new(0, 0), 14);
         assert!(
             all.iter()
                 .all(|&(p, len)| len <= 14 && canvas.corridor_may_run(p))
@@ -313,6 +326,6 @@ mod tests {
 
     #[test]
     fn reach_from_a_taken_tile_is_empty() {
-        assert!(reach(&walled(), Pos::new(1, 0), 20).is_empty());
+        assert!(reach_all(&walled(), Pos::new(1, 0), 20).is_empty());
     }
 }

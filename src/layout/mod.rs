@@ -22,6 +22,7 @@ mod loops;
 mod ranked;
 mod shape;
 mod tree;
+mod trials;
 
 use std::collections::BTreeSet;
 
