@@ -35,7 +35,7 @@ pub struct SearchBuffers {
 }
 
 /// Buckets of [`Trials::search`] per tile of corridor length.
-const BUCKETS_PER_TILE: f64 = 4.0;
+const BUCKETS_PER_TILE: f64 = 64.0;
 
 /// The trials of one search, and the buffers to order them, kept for the
 /// whole layout attempt: growing fresh vectors of tens of thousands of
