@@ -3,11 +3,14 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use dungeonflow::SourceFile;
+#[path = "support/project.rs"]
+mod project;
+use project::project_with;
+
 use dungeonflow::expand::expand;
 use dungeonflow::flow::{Flow, NodeKind};
 use dungeonflow::graph::{EdgeKind, LevelGraph, Origin};
-use dungeonflow::project::{FileKind, Project, Source, bundled_sources};
+use dungeonflow::project::Project;
 
 fn seeds() -> u64 {
     std::env::var("DUNGEONFLOW_SEEDS")
@@ -161,21 +164,6 @@ fn expansion_properties_hold_for_every_bundled_flow() {
             check_properties(flow, &project, seed);
         }
     }
-}
-
-fn project_with(flow: &str) -> Project {
-    let rooms: Vec<Source> = bundled_sources()
-        .into_iter()
-        .filter(|s| s.kind == FileKind::Room)
-        .collect();
-    let user = vec![Source {
-        file: SourceFile::new("test.yaml", flow),
-        kind: FileKind::Flow,
-        bundled: false,
-    }];
-    let p = Project::from_layers(vec![rooms, user]);
-    assert!(!p.has_errors(), "{:?}", p.diagnostics);
-    p
 }
 
 #[test]

@@ -174,11 +174,13 @@ pub fn decompose(level: &LevelGraph) -> Decomposition {
         composites.push(comp);
     }
     let links = rest.into_iter().filter(|e| !inside.contains(e)).collect();
-    Decomposition {
+    let mut d = Decomposition {
         composites,
         composite_of,
         links,
-    }
+    };
+    super::outer_face::open_ear_orders(level, &mut d);
+    d
 }
 
 /// Longest ear searched for, in rooms.

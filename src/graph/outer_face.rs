@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use petgraph::graph::{EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
 
-use super::{CompositeKind, Decomposition, Ear, LevelGraph};
+use super::{CompositeKind, Decomposition, Ear, LevelGraph, ears_from};
 
 /// The rooms around a loop composite's outside, in order (a cycle, first
 /// room not repeated), as its ears are added. An ear between two of them is
@@ -99,6 +99,42 @@ pub struct Enclosure {
     pub path: Vec<NodeIndex>,
     /// For each way of drawing the path, the linked rooms it encloses.
     pub enclosed: Vec<Vec<NodeIndex>>,
+}
+
+/// Whether every ear of `ears` (the first a cycle) can be added so that no
+/// room `linked` says has an edge out of the composite ends inside.
+fn admits_all(ears: &[Ear], linked: impl Fn(NodeIndex) -> bool) -> bool {
+    let first = &ears[0].nodes;
+    let mut face = OuterFace::new(&first[..first.len() - 1]);
+    ears[1..].iter().all(|ear| face.admit(ear, &linked).is_ok())
+}
+
+/// Re-orders the ears of each loop composite of `d` that must enclose a
+/// room linked out of it (an [`Enclosure`]) to start from another of its
+/// rooms: the first, in room order, from which every ear can be added with
+/// all linked rooms left outside, if any. Ears are drawn around what is
+/// already laid out, so which rooms end inside depends on the order: a
+/// block of five cycles of 100-room graph whose loops overlap enclosed a
+/// linked room from its smallest cycle, not from another.
+pub fn open_ear_orders(level: &LevelGraph, d: &mut Decomposition) {
+    for comp in &mut d.composites {
+        let CompositeKind::Loop(ears) = &comp.kind else {
+            continue;
+        };
+        let inside: BTreeSet<EdgeIndex> = comp.edges.iter().copied().collect();
+        let linked = |v: NodeIndex| level.doors(v).any(|e| !inside.contains(&e.id()));
+        if ears.len() < 2 || admits_all(ears, linked) {
+            continue;
+        }
+        let open = comp
+            .nodes
+            .iter()
+            .filter_map(|&v| ears_from(level, comp, v))
+            .find(|ears| admits_all(ears, linked));
+        if let Some(ears) = open {
+            comp.kind = CompositeKind::Loop(ears);
+        }
+    }
 }
 
 /// Every [`Enclosure`] of the loop composites of `d`: their ears added in
