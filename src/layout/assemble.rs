@@ -290,11 +290,10 @@ fn try_corridor_trials(
         let mark = map.mark();
         let base = map.rooms.len();
         map.merge(ctx.shapes, part, offset);
-        let hx_dir = ctx.shapes[map.rooms[hi].shape].exits[he].dir;
         let route = if !map.corridor_may_run(front) || !map.corridor_may_run(t) {
             None
         } else {
-            super::corridor::route(map, front, t, hx_dir, max as usize)
+            super::corridor::route(map, front, t, hx.dir, max as usize)
         };
         match route {
             Some(tiles) if tiles.len() as i32 >= min && tiles.len() as i32 <= max => {
