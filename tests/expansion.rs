@@ -12,11 +12,14 @@ use dungeonflow::flow::{Flow, NodeKind};
 use dungeonflow::graph::{EdgeKind, LevelGraph, Origin};
 use dungeonflow::project::Project;
 
+#[path = "support/suite.rs"]
+mod suite;
+
 fn seeds() -> u64 {
     std::env::var("DUNGEONFLOW_SEEDS")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(1000)
+        .unwrap_or_else(|| suite::seeds(1000))
 }
 
 /// Rooms per flow node id.

@@ -9,11 +9,14 @@ use dungeonflow::Project;
 use dungeonflow::generate::generate;
 use dungeonflow::level::ConnectionKind;
 
+#[path = "support/suite.rs"]
+mod suite;
+
 fn seeds() -> u64 {
     std::env::var("DUNGEONFLOW_SEEDS")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(300)
+        .unwrap_or_else(|| suite::seeds(300))
 }
 
 #[test]

@@ -7,6 +7,9 @@ use dungeonflow::project::{Project, bundled_sources};
 use dungeonflow::rooms::load_room_file;
 use proptest::prelude::*;
 
+#[path = "support/suite.rs"]
+mod suite;
+
 fn load_everything(text: &str, library: &dungeonflow::rooms::RoomLibrary) {
     let file = SourceFile::new("fuzz.yaml", text);
     let (flow, _) = load_flow_file(&file);
@@ -24,7 +27,7 @@ fn corpus() -> Vec<String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: if suite::full() { 512 } else { 64 }, ..ProptestConfig::default() })]
 
     #[test]
     fn arbitrary_text_never_panics(text in "\\PC{0,400}") {

@@ -17,6 +17,9 @@ use dungeonflow::level::Level;
 use dungeonflow::project::{FileKind, Source};
 use dungeonflow::scatter::{self, MAIN_TEMPLATE, Plan, Rect, Shape};
 
+#[path = "support/suite.rs"]
+mod suite;
+
 fn bundled() -> (Project, ScatterParams) {
     let project = Project::bundled();
     let params = match &project.flow("scatter").expect("bundled flow").generator {
@@ -349,7 +352,7 @@ fn flow_of(params: &ScatterParams) -> Flow {
 fn bundled_flow_over_2000_seeds() {
     let (project, params) = bundled();
     let flow = project.flow("scatter").expect("bundled");
-    let t = check_seeds(flow, &params, 0..2000);
+    let t = check_seeds(flow, &params, 0..suite::seeds(2000));
     let per = |x: usize| x as f64 / t.levels as f64;
     let links: usize = t.shapes.values().sum();
     let searched = t.shapes.get("Searched").copied().unwrap_or(0);
@@ -409,8 +412,9 @@ fn other_shapes_and_widths() {
         },
     ];
     for params in variants {
-        let t = check_seeds(&flow_of(&params), &params, 0..150);
-        assert_eq!(t.levels, 150);
+        let n = suite::seeds(150);
+        let t = check_seeds(&flow_of(&params), &params, 0..n);
+        assert_eq!(t.levels, n as usize);
     }
 }
 
@@ -426,8 +430,9 @@ fn few_rooms_zero_one_or_two_main_rooms() {
                 max_side: side.1,
                 ..base.clone()
             };
-            let t = check_seeds(&flow_of(&params), &params, 0..100);
-            assert_eq!(t.levels, 100);
+            let n = suite::seeds(100);
+            let t = check_seeds(&flow_of(&params), &params, 0..n);
+            assert_eq!(t.levels, n as usize);
         }
     }
 }

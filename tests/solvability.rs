@@ -21,11 +21,14 @@ use dungeonflow::level::Level;
 use dungeonflow::puzzle::{Puzzle, Step, analyse};
 use rayon::prelude::*;
 
+#[path = "support/suite.rs"]
+mod suite;
+
 fn seeds(default: u64) -> u64 {
     std::env::var("DUNGEONFLOW_SOLVE_SEEDS")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
+        .unwrap_or_else(|| suite::seeds(default))
 }
 
 /// The nested generator with the key-levels ordering, and a wider one.
