@@ -9,8 +9,8 @@ use std::collections::BTreeSet;
 use crate::diag::Diagnostic;
 use crate::expand::{expand, repick_templates};
 use crate::flow::{Flow, FlowGraph, Generator, LayoutParams, NestedParams};
-use crate::graph::{Enclosure, LevelGraph, decompose, enclosures};
-use crate::layout::{ShapeTable, build_level, layout_once};
+use crate::graph::{EdgeKind, Enclosure, LevelGraph, crossing, decompose, enclosures};
+use crate::layout::{ShapeTable, build_level, layout_once, level_budget};
 use crate::level::Level;
 use crate::puzzle::{Analysis, Puzzle, analyse, nested};
 use crate::rng::Rng;
@@ -191,16 +191,24 @@ pub fn generate_with(
     let source = GraphSource::of(flow)?;
     let params = source.layout();
     let (mut graph, mut graph_analysis) = solvable_graph(source, flow, library, seed, flags)?;
+    refuse_crossings(flow, &graph, seed)?;
     let mut decomposition = decompose(&graph);
     let mut last = None;
     let attempts = params.attempts.max(1);
+    let mut work = level_budget(graph.len());
+    let mut made = 0;
     for attempt in 0..attempts {
+        if work == 0 {
+            break;
+        }
+        made += 1;
         if attempt > 0 && attempt == attempts / 2 && attempts >= MIN_ATTEMPTS_TO_REEXPAND {
             // Half the attempts failed: this expansion may be too crowded to
             // lay out; draw the flow's random choices again.
             let again = Rng::derive(seed, "re-expansion").next_seed();
             (graph, graph_analysis) = solvable_graph(source, flow, library, again, flags)?;
             graph.seed = seed;
+            refuse_crossings(flow, &graph, seed)?;
             decomposition = decompose(&graph);
         } else if attempt > 0 && attempt % ATTEMPTS_PER_TEMPLATE_CHOICE == 0 {
             repick_templates(
@@ -217,6 +225,7 @@ pub fn generate_with(
             &decomposition,
             &params,
             Rng::derive(seed, &format!("layout/{attempt}")),
+            &mut work,
         ) {
             Ok(map) => {
                 let level = build_level(&graph, library, table, &map, source.name());
@@ -255,7 +264,7 @@ pub fn generate_with(
     let node = f.node.map(|n| graph.graph[n].clone());
     let mut d = Diagnostic::error(
         "layout::failed",
-        format!("flow `{}` (seed {seed}) could not be laid out in {} attempts: {} stage, composite {}: {}", flow.name.value, params.attempts, f.stage, f.composite, f.reason),
+        format!("flow `{}` (seed {seed}) could not be laid out in {made} attempts{}: {} stage, composite {}: {}", flow.name.value, if work == 0 { " (the level's layout work budget is spent)" } else { "" }, f.stage, f.composite, f.reason),
     )
     .in_file(&flow.file);
     if let Some(n) = node {
@@ -275,6 +284,38 @@ pub fn generate_with(
         }
         None => Err(d.help(LOOSEN)),
     }
+}
+
+/// A `layout::non-planar` error when the physical edges of `graph` cannot
+/// be drawn without crossings (see [`crossing`]): no attempt could lay it
+/// out. `validate` refuses what every expansion keeps; this catches what a
+/// seed's choices (selectors, chances, injections) add.
+fn refuse_crossings(flow: &Flow, graph: &LevelGraph, seed: u64) -> Result<(), Diagnostic> {
+    use petgraph::visit::EdgeRef;
+    let edges: Vec<(usize, usize)> = graph
+        .graph
+        .edge_references()
+        .filter(|e| e.weight().kind != EdgeKind::Warp)
+        .map(|e| (e.source().index(), e.target().index()))
+        .collect();
+    let Some(c) = crossing(graph.graph.node_count(), &edges) else {
+        return Ok(());
+    };
+    let room = |i: usize| &graph.graph[NodeIndex::new(i)];
+    let mut d = Diagnostic::error(
+        "layout::non-planar",
+        format!(
+            "flow `{}` (seed {seed}) cannot be laid out: {}",
+            flow.name.value,
+            c.describe(|i| room(i).id.clone())
+        ),
+    )
+    .in_file(&flow.file)
+    .help("remove or move one of the loop edges between these rooms (or the injection or choice that joins them)");
+    for (&r, label) in c.rooms.iter().zip(c.labels()) {
+        d = d.label(room(r).span.clone(), format!("`{}`: {label}", room(r).id));
+    }
+    Err(d)
 }
 
 /// Why `e` makes a level hard to lay out, and what to change.

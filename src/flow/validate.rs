@@ -63,6 +63,7 @@ impl Checker<'_> {
         self.categories_and_templates();
         if edges_ok {
             self.degrees();
+            self.drawable(&parent);
         }
         self.injections();
         if edges_ok && entrance.is_some() {
@@ -675,6 +676,85 @@ impl Checker<'_> {
                 }
             }
         }
+    }
+
+    /// The rooms every expansion keeps (no chance below 1, not optional,
+    /// under no selector) and the edges between them must be drawable
+    /// without crossing passages: a non-planar part is in every level, so
+    /// none can be laid out. A chain counts as one room (the drawing of its
+    /// line contracts to one).
+    fn drawable(&mut self, parent: &BTreeMap<String, String>) {
+        let kept = |n: &FlowNode| {
+            !matches!(n.kind, NodeKind::Selector { .. }) && n.chance >= 1.0 && !n.optional
+        };
+        let mut always: Vec<&FlowNode> = Vec::new();
+        for n in &self.g.nodes {
+            let mut cur = n;
+            let mut steps = 0;
+            let ok = loop {
+                if !kept(cur) || steps > self.g.nodes.len() {
+                    break false;
+                }
+                match parent.get(&cur.id.value).and_then(|p| self.g.node(p)) {
+                    Some(p) => cur = p,
+                    None => break true,
+                }
+                steps += 1;
+            };
+            if ok {
+                always.push(n);
+            }
+        }
+        let index: BTreeMap<&str, usize> = always
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.id.value.as_str(), i))
+            .collect();
+        let edges: Vec<(usize, usize)> = self
+            .g
+            .edges
+            .iter()
+            .chain(&self.g.loops)
+            .filter_map(|e| {
+                Some((
+                    *index.get(e.from.value.as_str())?,
+                    *index.get(e.to.value.as_str())?,
+                ))
+            })
+            .collect();
+        let Some(crossing) = crate::graph::crossing(always.len(), &edges) else {
+            return;
+        };
+        let name = |i: usize| always[i].id.value.clone();
+        let loops: Vec<String> = self
+            .g
+            .loops
+            .iter()
+            .filter(|e| {
+                let ends = (index.get(e.from.value.as_str()), index.get(e.to.value.as_str()));
+                matches!(ends, (Some(&a), Some(&b)) if crossing.edges.contains(&(a.min(b), a.max(b))))
+            })
+            .map(|e| format!("`{} - {}`", e.from.value, e.to.value))
+            .collect();
+        let help = if loops.is_empty() {
+            "move one of these rooms' edges to another room, or make one of them optional (`chance:` below 1)".to_owned()
+        } else {
+            format!("remove or move one of the loops {}", loops.join(", "))
+        };
+        let mut d = Diagnostic::error(
+            "flow::non-planar",
+            format!(
+                "flow `{}` cannot be laid out: {}",
+                self.flow.name.value,
+                crossing.describe(name)
+            ),
+        )
+        .in_file(&self.flow.file)
+        .help(help);
+        for (&r, label) in crossing.rooms.iter().zip(crossing.labels()) {
+            d = d.label(always[r].id.span.clone(), label);
+        }
+        self.d.diags.push(d);
     }
 
     fn injections(&mut self) {

@@ -138,7 +138,8 @@ pub fn decompose(level: &LevelGraph) -> Decomposition {
         .collect();
     let mut composite_of: Vec<usize> = owner.iter().map(|o| o.unwrap_or(usize::MAX)).collect();
 
-    // Tree composites: components of the remaining edges among nodes in no loop.
+    // Tree composites: components of the remaining edges among nodes in no
+    // loop, cut breadth-first into parts of at most MAX_TREE_ROOMS rooms.
     let mut adj: BTreeMap<NodeIndex, Vec<(NodeIndex, EdgeIndex)>> = BTreeMap::new();
     for &e in &rest {
         let (a, b) = level.graph.edge_endpoints(e).expect("edge");
@@ -160,10 +161,12 @@ pub fn decompose(level: &LevelGraph) -> Decomposition {
         };
         let mut queue = VecDeque::from([start]);
         composite_of[start.index()] = id;
+        let mut size = 1;
         while let Some(v) = queue.pop_front() {
             comp.nodes.push(v);
             for &(w, e) in adj.get(&v).map_or(&[][..], Vec::as_slice) {
-                if composite_of[w.index()] == usize::MAX {
+                if composite_of[w.index()] == usize::MAX && size < MAX_TREE_ROOMS {
+                    size += 1;
                     composite_of[w.index()] = id;
                     comp.edges.push(e);
                     inside.insert(e);
@@ -182,6 +185,16 @@ pub fn decompose(level: &LevelGraph) -> Decomposition {
     super::outer_face::open_ear_orders(level, &mut d);
     d
 }
+
+/// Most rooms of one tree composite. A larger tree is cut into composites
+/// of at most this many rooms, joined by links, so that the assembly lays a
+/// large tree out part by part and jumps back over parts when one is walled
+/// in (a single tree composite can only back-track room by room inside its
+/// canvas). Measured on random trees (5 graphs x 4 seeds each): 300 rooms
+/// laid out 0 of 20 without a cap and 20 of 20 with 12 (median 50 ms); 100
+/// rooms 18 of 20 (median 348 ms) against 20 of 20 (6 ms); 20 rooms per
+/// part did no better.
+pub const MAX_TREE_ROOMS: usize = 12;
 
 /// Longest ear searched for, in rooms.
 const MAX_EAR: usize = 12;

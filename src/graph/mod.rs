@@ -4,11 +4,14 @@ mod composites;
 mod export;
 mod level_graph;
 mod outer_face;
+mod planarity;
 
 pub use composites::{
-    Composite, CompositeKind, Decomposition, Ear, decompose, ears_from, smallest_cycle,
+    Composite, CompositeKind, Decomposition, Ear, MAX_TREE_ROOMS, decompose, ears_from,
+    smallest_cycle,
 };
 pub use export::{EdgeView, GraphView, RoomView};
 pub use outer_face::{Enclosure, enclosures};
+pub use planarity::{Crossing, Kuratowski, crossing};
 
 pub use level_graph::{Connection, EdgeKind, LevelGraph, Origin, RoomNode};

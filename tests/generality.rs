@@ -1,0 +1,191 @@
+//! Layout generality on graphs the engine was not tuned on (the families of
+//! `tests/support/families.rs`, drawn from fresh generator seeds): trees lay
+//! out on every seed, every level laid out keeps the invariants, and a graph
+//! that cannot be drawn without crossings is refused before any layout
+//! attempt, naming its rooms. `cargo bench --bench families` reports the
+//! success rate of every family.
+
+use std::collections::BTreeMap;
+
+use dungeonflow::generate::generate_with;
+use dungeonflow::layout::ShapeTable;
+use dungeonflow::level::ConnectionKind;
+use dungeonflow::project::Project;
+
+// The bench draws every family; these tests draw some.
+#[allow(dead_code)]
+#[path = "support/families.rs"]
+mod families;
+#[path = "support/project.rs"]
+mod project;
+#[path = "support/suite.rs"]
+mod suite;
+
+use families::Family;
+use project::project_with;
+
+/// Generates `seeds` seeds of graph `graph` of `family`; checks every level
+/// laid out (invariants, one connection per edge, repeatable) and returns
+/// how many were laid out and the codes of the others.
+fn lay_out(family: Family, graph: u64, seeds: u64) -> (u64, BTreeMap<String, u32>) {
+    let project = project_with(&family.flow(graph));
+    let name = format!("family_{graph}");
+    let flow = project.flow(&name).expect("the family's flow");
+    let table = ShapeTable::new(&project.library);
+    let mut failures = BTreeMap::new();
+    let mut laid = 0;
+    for seed in 0..seeds {
+        let what = format!("{} graph {graph} seed {seed}", family.label());
+        let generated =
+            match generate_with(flow, &project.library, &table, seed, &Default::default()) {
+                Ok(g) => g,
+                Err(d) => {
+                    *failures.entry(d.code.to_owned()).or_insert(0) += 1;
+                    continue;
+                }
+            };
+        laid += 1;
+        let level = &generated.level;
+        level.check().unwrap_or_else(|e| panic!("{what}: {e}"));
+        let graph = generated.graph.as_ref().expect("a flow level has a graph");
+        assert_eq!(level.rooms.len(), graph.graph.node_count(), "{what}");
+        assert_eq!(level.connections.len(), graph.graph.edge_count(), "{what}");
+        assert!(
+            level
+                .connections
+                .iter()
+                .all(|c| c.kind != ConnectionKind::Warp),
+            "{what}: a passage became a warp"
+        );
+        assert!(level.unreachable_rooms().is_empty(), "{what}");
+        if seed == 0 {
+            let again = generate_with(flow, &project.library, &table, seed, &Default::default())
+                .expect("the same seed lays out again");
+            assert_eq!(&again.level, level, "{what}: not repeatable");
+        }
+    }
+    (laid, failures)
+}
+
+#[test]
+fn random_trees_lay_out_on_every_seed() {
+    // Graphs of each size the layout was not tuned on (one in the default
+    // run, five in the full run).
+    let graphs = if suite::full() { 5 } else { 1 };
+    for rooms in [45, 100, 300] {
+        for graph in 0..graphs {
+            let (laid, failures) = lay_out(Family::Tree { rooms }, 9_000 + graph, 4);
+            eprintln!("tree({rooms}) graph {graph}: {failures:?}");
+            assert_eq!(laid, 4, "tree({rooms}) graph {graph}: {failures:?}");
+        }
+    }
+}
+
+#[test]
+fn levels_of_every_family_keep_the_invariants() {
+    use Family::*;
+    let families = [
+        TreeLoops {
+            rooms: 20,
+            loops: 3,
+        },
+        TreeLoops {
+            rooms: 45,
+            loops: 5,
+        },
+        TreeLoops {
+            rooms: 100,
+            loops: 10,
+        },
+        Theta {
+            paths: 3,
+            length: 4,
+        },
+        LoopGrid {
+            width: 3,
+            height: 2,
+        },
+    ];
+    // A failure costs its 50 layout attempts: few seeds by default.
+    let seeds = if suite::full() { 10 } else { 2 };
+    for family in families {
+        let (laid, failures) = lay_out(family, 9_100, seeds);
+        // Whatever fails says so with a layout diagnostic, never a panic or
+        // another error.
+        assert!(
+            failures.keys().all(|c| c.starts_with("layout::")),
+            "{}: {failures:?}",
+            family.label()
+        );
+        eprintln!("{}: {laid} of {seeds} laid out", family.label());
+    }
+}
+
+/// Five halls each joined to the four others, one of them (`e`) there on
+/// half the seeds: `validate` cannot refuse it (some levels lack `e`), so
+/// `generate` must, on the seeds that keep it.
+const MAYBE_K5: &str = "name: maybe_k5
+nodes:
+  start: entrance
+  a: hub
+  b: hub
+  c: hub
+  d: hub
+  e: { category: hub, chance: 0.5 }
+  boss: boss
+edges:
+  - start -> a -> b -> c -> d -> boss
+  - d -> e
+loops:
+  - a <-> c
+  - a <-> d
+  - a <-> e
+  - b <-> d
+  - b <-> e
+  - c <-> e
+";
+
+#[test]
+fn a_graph_that_cannot_be_drawn_is_refused_before_any_layout() {
+    let project = project_with(MAYBE_K5); // validate accepts it
+    let flow = project.flow("maybe_k5").expect("flow");
+    let table = ShapeTable::new(&project.library);
+    let mut refused = Vec::new();
+    for seed in 0..12 {
+        let expanded =
+            dungeonflow::expand::expand(flow, &project.library, seed, &Default::default())
+                .expect("expands");
+        if expanded.find("e").is_none() {
+            continue; // K4 and its paths: drawable
+        }
+        let d = generate_with(flow, &project.library, &table, seed, &Default::default())
+            .expect_err("a K5 has no level");
+        assert_eq!(d.code, "layout::non-planar", "seed {seed}: {}", d.message);
+        refused.push(d);
+    }
+    assert!(refused.len() >= 3, "{} of 12 seeds keep `e`", refused.len());
+    insta::assert_snapshot!(refused[0].render(false));
+}
+
+#[test]
+fn validate_refuses_a_k5_every_level_keeps() {
+    let always = MAYBE_K5.replace("e: { category: hub, chance: 0.5 }", "e: hub");
+    let project = Project::from_layers(vec![
+        dungeonflow::project::bundled_sources()
+            .into_iter()
+            .filter(|s| s.kind == dungeonflow::project::FileKind::Room)
+            .collect(),
+        vec![dungeonflow::project::Source {
+            file: dungeonflow::SourceFile::new("k5.yaml", always),
+            kind: dungeonflow::project::FileKind::Flow,
+            bundled: false,
+        }],
+    ]);
+    let codes: Vec<&str> = project
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.code)
+        .collect();
+    assert_eq!(codes, ["flow::non-planar"]);
+}
