@@ -7,17 +7,25 @@ use super::common::{ProjectArgs, pick_flow};
 use crate::diag::Diagnostic;
 use crate::stats::{Stats, Summary};
 
+/// Most seeds one `stats` run takes: every seed's measures are kept for
+/// the medians (about 120 bytes each), and a million levels of a few
+/// milliseconds already take an hour or more.
+pub const MAX_SEEDS: u64 = 1_000_000;
+
+/// Most worker threads `stats` starts.
+pub const MAX_THREADS: u64 = 256;
+
 /// Arguments of `stats`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// A bundled flow's name or a flow file.
     flow: String,
-    /// Seeds to run (0..N).
-    #[arg(long, default_value_t = 1000)]
+    /// Seeds to run (0..N), 1 to 1,000,000.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=MAX_SEEDS))]
     seeds: u64,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    threads: Option<usize>,
+    /// Worker threads, 1 to 256 (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_THREADS))]
+    threads: Option<u64>,
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
@@ -30,7 +38,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
     let project = args.project.load(Some(&args.flow));
     let flow = pick_flow(&project, Some(&args.flow))?;
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
+        .num_threads(args.threads.unwrap_or(0) as usize)
         .build()
         .map_err(|e| vec![Diagnostic::error("cli::threads", e.to_string())])?;
     let done = AtomicU64::new(0);
