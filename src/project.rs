@@ -140,14 +140,17 @@ impl Project {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
 
-    /// The flow named `name`, or loaded from the file at that path.
+    /// The flow named `name`, or loaded from the file at that path. A path
+    /// (see [`is_path`]) names only the flow of that very file: never
+    /// another flow that happens to share its file stem.
     pub fn flow(&self, name_or_path: &str) -> Option<&Flow> {
-        self.flows.get(name_or_path).or_else(|| {
-            let stem = Path::new(name_or_path).file_stem()?.to_str()?;
-            self.flows
-                .values()
-                .find(|f| f.file.name == name_or_path)
-                .or_else(|| self.flows.get(stem))
+        if !is_path(name_or_path) {
+            return self.flows.get(name_or_path);
+        }
+        let wanted = Path::new(name_or_path).canonicalize().ok();
+        self.flows.values().find(|f| {
+            f.file.name == name_or_path
+                || wanted.is_some() && Path::new(&f.file.name).canonicalize().ok() == wanted
         })
     }
 
@@ -162,14 +165,34 @@ impl Project {
             .iter()
             .filter(|d| {
                 d.is_error()
-                    && d.file.as_ref().is_some_and(|f| {
-                        f.name == wanted || f.name.ends_with(&format!("/{wanted}.yaml"))
-                    })
+                    && match &d.file {
+                        Some(f) => {
+                            f.name == wanted
+                                || !is_path(wanted) && f.name.ends_with(&format!("/{wanted}.yaml"))
+                        }
+                        // A file that could not be read (too big, not
+                        // UTF-8): its diagnostic names the path.
+                        None => is_path(wanted) && d.message.starts_with(&format!("{wanted} ")),
+                    }
             })
             .cloned()
             .collect();
         if !own.is_empty() {
             return Err(own);
+        }
+        if is_path(wanted) {
+            let why = match std::fs::metadata(wanted) {
+                Ok(m) if m.is_file() => "it holds no usable flow".to_owned(),
+                Ok(_) => "it is not a file".to_owned(),
+                Err(e) => e.to_string(),
+            };
+            return Err(vec![
+                Diagnostic::error(
+                    "project::unreadable-flow",
+                    format!("cannot use the flow file `{wanted}`: {why}"),
+                )
+                .help("give the path of a flow file, or a flow's name (`dungeonflow validate` lists the problems of a file)"),
+            ]);
         }
         let known: Vec<&str> = self.flows.keys().map(String::as_str).collect();
         Err(vec![
@@ -187,6 +210,15 @@ impl Project {
             .map(|g| g.level)
             .map_err(|d| vec![d])
     }
+}
+
+/// Whether `wanted` (a command's flow argument) is a path rather than a
+/// flow's name: it has a folder separator or a `.yaml`/`.yml` ending.
+pub fn is_path(wanted: &str) -> bool {
+    wanted.contains('/')
+        || wanted.contains('\\')
+        || wanted.ends_with(".yaml")
+        || wanted.ends_with(".yml")
 }
 
 /// The bundled flow and room files, as embedded in the binary.

@@ -328,3 +328,41 @@ fn stats_refuses_seed_and_thread_counts_out_of_range() {
     }
     df_ok(&["stats", "classic", "--seeds", "2", "--threads", "1"]);
 }
+
+#[test]
+fn a_flow_path_runs_that_file_or_fails_with_its_own_diagnostic() {
+    // `mine/fork.yaml` shares its stem with the bundled `fork`: a broken
+    // copy used to run the bundled flow silently, with exit 0.
+    let dir = tempfile::tempdir().expect("tmp");
+    let path = |name: &str| dir.path().join(name).display().to_string();
+    std::fs::write(path("fork.yaml"), "name: [unclosed\n").expect("written");
+    std::fs::write(path("latin1.yaml"), b"name: caf\xe9\n").expect("written");
+    std::fs::write(
+        path("mine.yaml"),
+        "name: renamed\nnodes:\n  a: entrance\n  b: boss\nedges:\n  - a -> b\n",
+    )
+    .expect("written");
+    for (file, code) in [
+        ("fork.yaml", "yaml::syntax"),
+        ("latin1.yaml", "io::not-utf8"),
+        ("missing.yaml", "project::unreadable-flow"),
+    ] {
+        for command in ["generate", "expand", "stats"] {
+            let out =
+                df(&[command, &path(file), "--seed", "1"]
+                    [..if command == "stats" { 2 } else { 4 }]);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{command} {file}: {err}");
+            assert!(err.contains(code), "{command} {file}: {err}");
+            assert!(out.stdout.is_empty(), "{command} {file} printed a level");
+        }
+    }
+    // A valid file runs whatever its `name:`.
+    let out = df(&["generate", &path("mine.yaml"), "--seed", "1"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("flow `renamed`"));
+}
