@@ -9,8 +9,8 @@ use std::collections::BTreeSet;
 use crate::diag::Diagnostic;
 use crate::expand::{expand, repick_templates};
 use crate::flow::{Flow, FlowGraph, Generator, LayoutParams, NestedParams};
-use crate::graph::{EdgeKind, Enclosure, LevelGraph, crossing, decompose, enclosures};
-use crate::layout::{ShapeTable, build_level, layout_once, level_budget};
+use crate::graph::{Enclosure, LevelGraph, crossing, decompose, enclosures};
+use crate::layout::{ShapeTable, build_level, layout_once, level_budget, physical_edges};
 use crate::level::Level;
 use crate::puzzle::{Analysis, Puzzle, analyse, nested};
 use crate::rng::Rng;
@@ -291,12 +291,10 @@ pub fn generate_with(
 /// out. `validate` refuses what every expansion keeps; this catches what a
 /// seed's choices (selectors, chances, injections) add.
 fn refuse_crossings(flow: &Flow, graph: &LevelGraph, seed: u64) -> Result<(), Diagnostic> {
-    use petgraph::visit::EdgeRef;
-    let edges: Vec<(usize, usize)> = graph
-        .graph
-        .edge_references()
-        .filter(|e| e.weight().kind != EdgeKind::Warp)
-        .map(|e| (e.source().index(), e.target().index()))
+    let edges: Vec<(usize, usize)> = physical_edges(graph)
+        .into_iter()
+        .filter_map(|e| graph.graph.edge_endpoints(e))
+        .map(|(a, b)| (a.index(), b.index()))
         .collect();
     let Some(c) = crossing(graph.graph.node_count(), &edges) else {
         return Ok(());

@@ -33,6 +33,17 @@ pub fn validate_flow(flow: &Flow, library: &RoomLibrary) -> Vec<Diagnostic> {
     d.diags
 }
 
+/// Node `id` and its tree ancestors, nearest first, at most `nodes + 1`
+/// ancestors (a flow of `nodes` nodes has no longer line; a cycle, reported
+/// by `tree_shape`, stops there).
+fn lineage<'p>(
+    parent: &'p BTreeMap<String, String>,
+    id: &'p str,
+    nodes: usize,
+) -> impl Iterator<Item = &'p str> + 'p {
+    std::iter::successors(Some(id), |cur| parent.get(*cur).map(String::as_str)).take(nodes + 2)
+}
+
 struct Checker<'a> {
     d: &'a mut Decoder,
     flow: &'a Flow,
@@ -320,16 +331,8 @@ impl Checker<'_> {
 
     fn reachable(&mut self, entrance: &str, parent: &BTreeMap<String, String>) {
         for n in &self.g.nodes {
-            let mut cur = n.id.value.as_str();
-            let mut steps = 0;
-            while let Some(p) = parent.get(cur) {
-                cur = p;
-                steps += 1;
-                if steps > self.g.nodes.len() {
-                    break;
-                }
-            }
-            if cur != entrance {
+            let root = lineage(parent, &n.id.value, self.g.nodes.len()).last();
+            if root != Some(entrance) {
                 self.d.error(
                     "flow::unreachable",
                     n.id.span.clone(),
@@ -687,24 +690,15 @@ impl Checker<'_> {
         let kept = |n: &FlowNode| {
             !matches!(n.kind, NodeKind::Selector { .. }) && n.chance >= 1.0 && !n.optional
         };
-        let mut always: Vec<&FlowNode> = Vec::new();
-        for n in &self.g.nodes {
-            let mut cur = n;
-            let mut steps = 0;
-            let ok = loop {
-                if !kept(cur) || steps > self.g.nodes.len() {
-                    break false;
-                }
-                match parent.get(&cur.id.value).and_then(|p| self.g.node(p)) {
-                    Some(p) => cur = p,
-                    None => break true,
-                }
-                steps += 1;
-            };
-            if ok {
-                always.push(n);
-            }
-        }
+        let always: Vec<&FlowNode> = self
+            .g
+            .nodes
+            .iter()
+            .filter(|n| {
+                lineage(parent, &n.id.value, self.g.nodes.len())
+                    .all(|id| self.g.node(id).is_none_or(kept))
+            })
+            .collect();
         let index: BTreeMap<&str, usize> = always
             .iter()
             .enumerate()

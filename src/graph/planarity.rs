@@ -59,8 +59,8 @@ pub fn crossing(nodes: usize, edges: &[(usize, usize)]) -> Option<Crossing> {
 }
 
 impl Crossing {
-    /// A label for each room of [`Self::rooms`]: `K5` for all five, or the
-    /// side of the K3,3 it is on.
+    /// A label for each room of [`Self::rooms`]: "one of the five" for a
+    /// K5, else the side of the K3,3 it is on.
     pub fn labels(&self) -> impl Iterator<Item = &'static str> + '_ {
         (0..self.rooms.len()).map(|i| match (self.kind, i < 3) {
             (Kuratowski::K5, _) => "one of the five",

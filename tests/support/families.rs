@@ -91,11 +91,6 @@ impl Graph {
         adj
     }
 
-    /// Breadth-first steps from room 0 over every edge.
-    fn depths(&self) -> Vec<usize> {
-        self.steps(0)
-    }
-
     /// Breadth-first steps from room `from` over every edge.
     fn steps(&self, from: usize) -> Vec<usize> {
         let adj = self.neighbours();
@@ -116,7 +111,7 @@ impl Graph {
     /// The boss room: the farthest dead end from the entrance, else the
     /// farthest room of fewest links.
     pub fn boss(&self) -> usize {
-        let depth = self.depths();
+        let depth = self.steps(0);
         (1..self.rooms)
             .max_by_key(|&v| {
                 (
