@@ -278,6 +278,7 @@ fn main() {
     if let Ok(dir) = std::env::var("FAMILIES_DUMP") {
         // Writes the first graph of each family as a flow file, to try with
         // the command line.
+        std::fs::create_dir_all(&dir).expect("dump directory created");
         for family in report_families() {
             let path = std::path::Path::new(&dir).join(format!("{}.yaml", family.label()));
             std::fs::write(&path, family.flow(env("FAMILIES_BASE", 1))).expect("written");
