@@ -366,3 +366,82 @@ fn a_flow_path_runs_that_file_or_fails_with_its_own_diagnostic() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("flow `renamed`"));
 }
+
+/// Runs the binary with its standard output sent to `out`.
+fn df_into(args: &[&str], out: std::process::Stdio) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_dungeonflow"))
+        .args(args)
+        .stdout(out)
+        .output()
+        .expect("runs")
+}
+
+#[test]
+fn a_full_disk_on_stdout_is_an_error_not_a_panic_or_a_silent_loss() {
+    if !std::path::Path::new("/dev/full").exists() {
+        eprintln!("skipped: this system has no /dev/full");
+        return;
+    }
+    for args in [
+        &["generate", "classic", "--seed", "1"][..],
+        &["generate", "classic", "--seed", "1", "--format", "json"],
+        &["expand", "classic", "--seed", "1"],
+        &["schema", "flow"],
+        &["validate", "--format", "json"],
+        &["stats", "fork", "--seeds", "2"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full opens");
+        let out = df_into(args, full.into());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("cli::write-failed") && !stderr.contains("panicked"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_reader_that_stops_early_ends_the_command_quietly() {
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_dungeonflow"))
+        .args(["expand", "classic", "--seed", "1", "--format", "json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    // The reader goes away before reading anything: the write hits a
+    // closed pipe.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+}
+
+#[test]
+fn an_output_naming_an_input_file_is_refused_and_the_input_kept() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let flow = dir.path().join("mine.yaml");
+    let text = std::fs::read_to_string("flows/fork.yaml")
+        .expect("bundled fork")
+        .replace("name: fork", "name: mine");
+    std::fs::write(&flow, &text).expect("written");
+    // The same file by another spelling of its path.
+    let other = dir.path().join(".").join("mine.yaml");
+    let out = df(&[
+        "generate",
+        flow.to_str().expect("utf-8"),
+        "--seed",
+        "1",
+        "-o",
+        other.to_str().expect("utf-8"),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("cli::output-is-input"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&flow).expect("kept"), text);
+}

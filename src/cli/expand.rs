@@ -41,6 +41,6 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
         Format::Json => serde_json::to_string_pretty(&level.view()).unwrap_or_default() + "\n",
         Format::Dot => level.to_dot(),
     };
-    print!("{text}");
+    super::out::stdout(text)?;
     Ok(ExitCode::SUCCESS)
 }

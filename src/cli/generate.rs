@@ -71,12 +71,25 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
     let mut machine_on_stdout = false;
     match &args.output {
         Some(path) => {
+            let dir = path.parent().unwrap_or(std::path::Path::new(""));
+            let inputs = || {
+                project
+                    .files
+                    .iter()
+                    .filter(|(_, _, bundled)| !bundled)
+                    .map(|(name, ..)| name.as_str())
+            };
+            for target in std::iter::once(path.clone())
+                .chain(rendered.companions.iter().map(|(name, _)| dir.join(name)))
+            {
+                super::out::refuse_input_as_output(&target, inputs()).map_err(|d| vec![d])?;
+            }
             write_rendered(path, &rendered).map_err(|d| vec![d])?;
-            eprintln!(
-                "wrote {} (flow `{}`, seed {seed})",
+            super::out::stderr(&format!(
+                "wrote {} (flow `{}`, seed {seed})\n",
                 path.display(),
                 flow.name.value
-            );
+            ));
         }
         None if format.has_companions() => {
             return Err(vec![
@@ -97,10 +110,8 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
             ]);
         }
         None => {
-            use std::io::Write;
             machine_on_stdout = !matches!(format, Format::Ascii | Format::Minimap);
-            let mut out = std::io::stdout().lock();
-            let _ = out.write_all(&rendered.main).and_then(|()| out.flush());
+            super::out::stdout(&rendered.main)?;
         }
     }
     if args.solve {
@@ -108,13 +119,15 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
             .analysis
             .report(&super::solve::title(&generated.level));
         if machine_on_stdout {
-            eprint!("{report}");
+            super::out::stderr(&report);
         } else {
-            print!("{report}");
+            super::out::stdout(report)?;
         }
     }
     if args.seed.is_none() {
-        eprintln!("seed: {seed} (pass --seed {seed} to get this level again)");
+        super::out::stderr(&format!(
+            "seed: {seed} (pass --seed {seed} to get this level again)\n"
+        ));
     }
     Ok(ExitCode::SUCCESS)
 }

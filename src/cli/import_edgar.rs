@@ -46,12 +46,12 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
         })?;
         write_atomic(&folder.join(file), text.as_bytes()).map_err(|d| vec![d])?;
     }
-    eprintln!(
-        "imported flow `{}` into {} (run: dungeonflow generate {} -p {})",
+    super::out::stderr(&format!(
+        "imported flow `{}` into {} (run: dungeonflow generate {} -p {})\n",
         imported.name,
         args.output.display(),
         imported.name,
         args.output.display()
-    );
+    ));
     Ok(ExitCode::SUCCESS)
 }

@@ -4,6 +4,7 @@ mod common;
 mod expand;
 mod generate;
 mod import_edgar;
+mod out;
 mod schema;
 mod solve;
 mod stats;
@@ -67,6 +68,6 @@ pub fn run() -> ExitCode {
 pub fn report(diags: &[Diagnostic]) {
     let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     for d in diags {
-        eprint!("{}", d.render(color));
+        out::stderr(&d.render(color));
     }
 }

@@ -35,9 +35,9 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
     match &args.output {
         Some(path) => {
             write_atomic(path, text.as_bytes()).map_err(|d| vec![d])?;
-            eprintln!("wrote {}", path.display());
+            super::out::stderr(&format!("wrote {}\n", path.display()));
         }
-        None => print!("{text}"),
+        None => super::out::stdout(text)?,
     }
     Ok(ExitCode::SUCCESS)
 }

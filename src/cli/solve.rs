@@ -31,7 +31,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
         ]
     })?;
     let analysis = analyse(&Puzzle::from_level(&level));
-    print!("{}", analysis.report(&title(&level)));
+    super::out::stdout(analysis.report(&title(&level)))?;
     Ok(exit_code(&analysis))
 }
 

@@ -55,12 +55,9 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
         b.finish_and_clear();
     }
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&stats).unwrap_or_default()
-        );
+        super::out::stdout(serde_json::to_string_pretty(&stats).unwrap_or_default() + "\n")?;
     } else {
-        print!("{}", table(&stats));
+        super::out::stdout(table(&stats))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -60,10 +60,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
                 "errors": errors,
                 "warnings": warnings,
             });
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&json).unwrap_or_default()
-            );
+            super::out::stdout(serde_json::to_string_pretty(&json).unwrap_or_default() + "\n")?;
         }
         Format::Human => {
             super::report(&shown);
@@ -74,11 +71,11 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
                     .filter(|(_, kind, bundled)| *kind == k && (!user_only || !bundled))
                     .count()
             };
-            eprintln!(
-                "checked {} flow files and {} room files: {errors} errors, {warnings} warnings",
+            super::out::stderr(&format!(
+                "checked {} flow files and {} room files: {errors} errors, {warnings} warnings\n",
                 count(FileKind::Flow),
                 count(FileKind::Room),
-            );
+            ));
         }
     }
     Ok(if errors > 0 {
