@@ -18,6 +18,11 @@ use dungeonflow::project::{FileKind, Project, Source, bundled_sources};
 mod scaling;
 use scaling::{Loops, scaling_flow};
 
+#[path = "../tests/support/families.rs"]
+#[allow(dead_code)] // the bench uses one family
+mod families;
+use families::Family;
+
 /// The allocator the `dungeonflow` binary uses.
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
@@ -153,6 +158,52 @@ fn scaling(c: &mut Criterion) {
     group.finish();
 }
 
+/// Every output format of one level of 1,000 rooms (a random tree of
+/// `tests/support/families.rs`), with labels and the flow graph where the
+/// format draws them.
+fn render(c: &mut Criterion) {
+    use dungeonflow::render::{Format, RenderOptions};
+    let rooms: Vec<Source> = bundled_sources()
+        .into_iter()
+        .filter(|s| s.kind == FileKind::Room)
+        .collect();
+    let project = Project::from_layers(vec![
+        rooms,
+        vec![Source {
+            file: SourceFile::new("tree.yaml", Family::Tree { rooms: 1000 }.flow(1)),
+            kind: FileKind::Flow,
+            bundled: false,
+        }],
+    ]);
+    let flow = project.flow("family_1").expect("flow");
+    let table = ShapeTable::new(&project.library);
+    let level = (1..100)
+        .find_map(|seed| {
+            generate_with(flow, &project.library, &table, seed, &Default::default()).ok()
+        })
+        .expect("a seed lays out")
+        .level;
+    let options = RenderOptions {
+        labels: true,
+        scale: 4,
+        graph: true,
+    };
+    let mut group = c.benchmark_group("render_1000_rooms");
+    group.sample_size(10);
+    for format in [
+        Format::Ascii,
+        Format::Json,
+        Format::Svg,
+        Format::Png,
+        Format::Tiled,
+    ] {
+        group.bench_function(format!("{format:?}").to_lowercase(), |b| {
+            b.iter(|| black_box(format.render(&level, &options, "level").ok()))
+        });
+    }
+    group.finish();
+}
+
 /// The bundled `scatter` flow: one level of 150 spawned rooms per iteration.
 fn scatter(c: &mut Criterion) {
     let project = Project::bundled();
@@ -176,7 +227,7 @@ fn scatter(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(50).measurement_time(Duration::from_secs(5)).warm_up_time(Duration::from_secs(1));
-    targets = bundled, edgar, scaling, scatter
+    targets = bundled, edgar, scaling, scatter, render
 }
 
 criterion_main!(benches);
