@@ -1,8 +1,10 @@
 //! Structural validation of a decoded flow against the room library.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
-use super::model::{Door, Flow, FlowEdge, FlowGraph, FlowNode, NodeKind, Placement};
+use super::model::{
+    Door, Flow, FlowEdge, FlowGraph, FlowNode, MAX_EXPANDED_ROOMS, NodeKind, Placement,
+};
 use crate::category;
 use crate::diag::{Diagnostic, did_you_mean, suggest};
 use crate::rooms::RoomLibrary;
@@ -33,15 +35,97 @@ pub fn validate_flow(flow: &Flow, library: &RoomLibrary) -> Vec<Diagnostic> {
     d.diags
 }
 
-/// Node `id` and its tree ancestors, nearest first, at most `nodes + 1`
-/// ancestors (a flow of `nodes` nodes has no longer line; a cycle, reported
-/// by `tree_shape`, stops there).
-fn lineage<'p>(
+/// A value per node of `ids` folded down its line of tree ancestors: a
+/// root (or a node whose parent closes a cycle, reported by `tree_shape`)
+/// gets `own(id)`, every other node `join(own(id), &its parent's value)`.
+/// Each node is folded once, so a line of 2,000 nodes costs 2,000 steps,
+/// not 2,000 walks to the root.
+fn lineage<'p, T>(
     parent: &'p BTreeMap<String, String>,
-    id: &'p str,
-    nodes: usize,
-) -> impl Iterator<Item = &'p str> + 'p {
-    std::iter::successors(Some(id), |cur| parent.get(*cur).map(String::as_str)).take(nodes + 2)
+    ids: impl IntoIterator<Item = &'p str>,
+    own: impl Fn(&'p str) -> T,
+    join: impl Fn(T, &T) -> T,
+) -> HashMap<&'p str, T>
+where
+    T: Clone,
+{
+    let mut done: HashMap<&'p str, T> = HashMap::new();
+    for id in ids {
+        // Up from `id` to the first node already folded (or the root, or
+        // the first repeat of a cycle), then fold back down.
+        let mut path = Vec::new();
+        let mut on_path = HashSet::new();
+        let mut cur = Some(id);
+        while let Some(c) = cur {
+            if done.contains_key(c) || !on_path.insert(c) {
+                break;
+            }
+            path.push(c);
+            cur = parent.get(c).map(String::as_str);
+        }
+        for &c in path.iter().rev() {
+            let up = parent.get(c).and_then(|p| done.get(p.as_str())).cloned();
+            let value = match up {
+                Some(up) => join(own(c), &up),
+                None => own(c),
+            };
+            done.insert(c, value);
+        }
+    }
+    done
+}
+
+/// The tree a parent map describes, walked once depth-first: each node's
+/// entry and exit times, so that whether one node lies below another is
+/// one comparison (walking up from every key to the root made a line of
+/// 2,000 locked rooms quadratic).
+struct Ancestry<'p> {
+    times: HashMap<&'p str, (usize, usize)>,
+}
+
+impl<'p> Ancestry<'p> {
+    fn new(parent: &'p BTreeMap<String, String>) -> Self {
+        let mut children: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for (child, p) in parent {
+            children.entry(p.as_str()).or_default().push(child.as_str());
+        }
+        let roots = children
+            .keys()
+            .copied()
+            .filter(|p| !parent.contains_key(*p));
+        let mut times = HashMap::new();
+        let mut clock = 0;
+        for root in roots {
+            // (node, whether its children were pushed)
+            let mut stack = vec![(root, false)];
+            while let Some((n, opened)) = stack.pop() {
+                if opened {
+                    if let Some(t) = times.get_mut(n) {
+                        let (_, exit): &mut (usize, usize) = t;
+                        *exit = clock;
+                    }
+                    continue;
+                }
+                clock += 1;
+                times.insert(n, (clock, clock));
+                stack.push((n, true));
+                for &c in children.get(n).into_iter().flatten() {
+                    stack.push((c, false));
+                }
+            }
+        }
+        Ancestry { times }
+    }
+
+    /// Whether `node` is `above` or lies below it (nodes on a cycle, which
+    /// `tree_shape` reports, lie below nothing but themselves).
+    fn within(&self, node: &str, above: &str) -> bool {
+        node == above
+            || matches!(
+                (self.times.get(node), self.times.get(above)),
+                (Some(&(n_in, n_out)), Some(&(a_in, a_out))) if a_in <= n_in && n_out <= a_out
+            )
+    }
 }
 
 struct Checker<'a> {
@@ -51,7 +135,7 @@ struct Checker<'a> {
     library: &'a RoomLibrary,
 }
 
-impl Checker<'_> {
+impl<'a> Checker<'a> {
     fn run(&mut self) {
         let ids = self.unique_ids();
         if !self.g.complete {
@@ -77,7 +161,8 @@ impl Checker<'_> {
             self.drawable(&parent);
         }
         self.injections();
-        if edges_ok && entrance.is_some() {
+        let bounded = self.size();
+        if edges_ok && entrance.is_some() && bounded {
             self.solvable();
         }
         self.warnings();
@@ -272,6 +357,15 @@ impl Checker<'_> {
     /// Every node has at most one parent, and tree edges form no cycle.
     fn tree_shape(&mut self, ids: &BTreeSet<String>) -> BTreeMap<String, String> {
         let mut parent: BTreeMap<String, String> = BTreeMap::new();
+        // Tree edges kept so far form a forest in which every part has one
+        // root; `to` (which has no parent yet) is a root, so `from -> to`
+        // closes a cycle exactly when both lie in one part.
+        let index: HashMap<&str, usize> = ids
+            .iter()
+            .enumerate()
+            .map(|(i, id)| (id.as_str(), i))
+            .collect();
+        let mut parts = petgraph::unionfind::UnionFind::<usize>::new(ids.len());
         for e in &self.g.edges {
             if !ids.contains(&e.from.value) || !ids.contains(&e.to.value) {
                 continue; // reported as undefined
@@ -296,22 +390,8 @@ impl Checker<'_> {
                 );
                 continue;
             }
-            // Adding from -> to closes a cycle when `from` already descends from `to`.
-            let mut cur = e.from.value.as_str();
-            let mut steps = 0;
-            let mut cycle = false;
-            while let Some(p) = parent.get(cur) {
-                if p == &e.to.value {
-                    cycle = true;
-                    break;
-                }
-                cur = p;
-                steps += 1;
-                if steps > self.g.nodes.len() {
-                    break;
-                }
-            }
-            if cycle || cur == e.to.value {
+            let (a, b) = (index[e.from.value.as_str()], index[e.to.value.as_str()]);
+            if !parts.union(a, b) {
                 self.d.error(
                     "flow::tree-cycle",
                     e.to.span.clone(),
@@ -330,9 +410,14 @@ impl Checker<'_> {
     }
 
     fn reachable(&mut self, entrance: &str, parent: &BTreeMap<String, String>) {
+        let roots = lineage(
+            parent,
+            self.g.nodes.iter().map(|n| n.id.value.as_str()),
+            |id| id,
+            |_, root| root,
+        );
         for n in &self.g.nodes {
-            let root = lineage(parent, &n.id.value, self.g.nodes.len()).last();
-            if root != Some(entrance) {
+            if roots.get(n.id.value.as_str()) != Some(&entrance) {
                 self.d.error(
                     "flow::unreachable",
                     n.id.span.clone(),
@@ -392,8 +477,61 @@ impl Checker<'_> {
         }
     }
 
+    /// Children of selector `id` that can be picked (weight above 0).
+    fn weighted_children(&self, id: &str) -> u32 {
+        self.children(id)
+            .filter(|e| {
+                self.g
+                    .nodes
+                    .iter()
+                    .find(|n| n.id.value == e.to.value)
+                    .is_some_and(|n| n.weight > 0.0)
+            })
+            .count() as u32
+    }
+
     fn children<'b>(&'b self, id: &'b str) -> impl Iterator<Item = &'b FlowEdge> + 'b {
         self.g.edges.iter().filter(move |e| e.from.value == id)
+    }
+
+    /// Refuses a flow that may expand to more than [`MAX_EXPANDED_ROOMS`]
+    /// rooms: each chain counted at its longest, each injection entry at
+    /// every placement (two rooms for a frame). Returns whether it is
+    /// within the limit.
+    fn size(&mut self) -> bool {
+        let nodes: u64 = self
+            .g
+            .nodes
+            .iter()
+            .map(|n| match &n.kind {
+                NodeKind::Room => 1,
+                NodeKind::Chain(c) => u64::from(c.length.value.1),
+                NodeKind::Selector { .. } => 0,
+            })
+            .sum();
+        let injected: u64 = self
+            .g
+            .injections
+            .iter()
+            .flat_map(|g| &g.entries)
+            .flat_map(|e| &e.placements)
+            .map(|&(_, times)| 2 * u64::from(times))
+            .sum();
+        let most = nodes + injected;
+        if most <= MAX_EXPANDED_ROOMS {
+            return true;
+        }
+        self.d.error(
+            "flow::too-many-rooms",
+            self.flow.name.span.clone(),
+            format!(
+                "flow `{}` may expand to {most} rooms ({nodes} from its nodes and chains, {injected} from injections), over the limit of {MAX_EXPANDED_ROOMS}",
+                self.flow.name.value
+            ),
+            "too large",
+            "shorten chains (`chain: 1..N`), lower injection counts (`where: [end_of_chain x N]`), or split the level into stages",
+        );
+        false
     }
 
     fn selectors(&mut self) {
@@ -402,6 +540,7 @@ impl Checker<'_> {
                 continue;
             };
             let kids = self.children(&n.id.value).count() as u32;
+            let weighted = self.weighted_children(&n.id.value);
             if kids == 0 {
                 self.d.error(
                     "flow::empty-selector",
@@ -420,6 +559,17 @@ impl Checker<'_> {
                     ),
                     "more than it has",
                     format!("pick at most {kids}"),
+                );
+            } else if pick.value.0 > weighted {
+                self.d.error(
+                    "flow::selector-zero-weights",
+                    pick.span.clone(),
+                    format!(
+                        "selector `{}` must pick at least {} of its {kids} children, but only {weighted} weigh more than 0",
+                        n.id.value, pick.value.0
+                    ),
+                    "cannot be met",
+                    "give the children a positive `weight` (children of weight 0 are never picked), or lower the range",
                 );
             } else if pick.value.1 >= kids && pick.value.0 >= kids {
                 self.d.warning(
@@ -460,21 +610,11 @@ impl Checker<'_> {
                     }),
             )
             .collect();
+        let ancestry = Ancestry::new(parent);
         for (behind, key) in locked {
             locks.insert(&key.value);
             for holder in holders.get(key.value.as_str()).into_iter().flatten() {
-                let mut cur = holder.id.value.as_str();
-                let mut inside = cur == behind;
-                let mut steps = 0;
-                while !inside && let Some(p) = parent.get(cur) {
-                    cur = p;
-                    inside = cur == behind;
-                    steps += 1;
-                    if steps > self.g.nodes.len() {
-                        break;
-                    }
-                }
-                if inside {
+                if ancestry.within(holder.id.value.as_str(), behind) {
                     self.d.diags.push(
                         Diagnostic::error("flow::key-behind-lock", format!("key `{}` is behind its own lock", key.value))
                             .in_file(&self.flow.file)
@@ -505,7 +645,7 @@ impl Checker<'_> {
         }
     }
 
-    fn known_categories(&self) -> Vec<&str> {
+    fn known_categories(&self) -> Vec<&'a str> {
         let mut known: Vec<&str> = category::BUILTIN.to_vec();
         known.extend(self.library.categories());
         known.extend(self.g.categories.iter().map(|c| c.value.as_str()));
@@ -608,30 +748,37 @@ impl Checker<'_> {
         }
     }
 
-    /// Tree children a node has, counting a selector child as the most it can pick.
-    fn outgoing(&self, id: &str) -> usize {
-        let mut count = 0;
-        for e in self.children(id) {
-            count += match self.g.node(&e.to.value).map(|n| &n.kind) {
-                Some(NodeKind::Selector { pick }) => pick.value.1 as usize,
-                _ => 1,
-            };
+    /// Per node, the links it has besides its parent: tree children
+    /// (a selector child counting as the most it can pick) and loops.
+    fn outgoing(&self) -> HashMap<&'a str, usize> {
+        let g: &'a FlowGraph = self.g;
+        let by_id: HashMap<&str, &FlowNode> =
+            g.nodes.iter().map(|n| (n.id.value.as_str(), n)).collect();
+        let mut count: HashMap<&'a str, usize> = HashMap::new();
+        for e in &g.edges {
+            *count.entry(e.from.value.as_str()).or_default() +=
+                match by_id.get(e.to.value.as_str()).map(|n| &n.kind) {
+                    Some(NodeKind::Selector { pick }) => pick.value.1 as usize,
+                    _ => 1,
+                };
+        }
+        for e in &g.loops {
+            *count.entry(e.from.value.as_str()).or_default() += 1;
+            if e.to.value != e.from.value {
+                *count.entry(e.to.value.as_str()).or_default() += 1;
+            }
         }
         count
-            + self
-                .g
-                .loops
-                .iter()
-                .filter(|e| e.from.value == id || e.to.value == id)
-                .count()
     }
 
     fn degrees(&mut self) {
         let has_parent: BTreeSet<&str> = self.g.edges.iter().map(|e| e.to.value.as_str()).collect();
+        let outgoing = self.outgoing();
+        let known = self.known_categories();
         for n in &self.g.nodes {
             let (needs_parent, outgoing) = (
                 has_parent.contains(n.id.value.as_str()),
-                self.outgoing(&n.id.value),
+                outgoing.get(n.id.value.as_str()).copied().unwrap_or(0),
             );
             let requirements: Vec<(bool, usize)> = match &n.kind {
                 NodeKind::Selector { .. } => continue,
@@ -641,9 +788,7 @@ impl Checker<'_> {
                 }
                 _ => vec![(needs_parent, outgoing)],
             };
-            if n.category.value == "connector"
-                || !self.known_categories().contains(&n.category.value.as_str())
-            {
+            if n.category.value == "connector" || !known.contains(&n.category.value.as_str()) {
                 continue;
             }
             let pool: Vec<String> = n.pool.iter().map(|p| p.value.clone()).collect();
@@ -690,14 +835,23 @@ impl Checker<'_> {
         let kept = |n: &FlowNode| {
             !matches!(n.kind, NodeKind::Selector { .. }) && n.chance >= 1.0 && !n.optional
         };
+        let by_id: HashMap<&str, &FlowNode> = self
+            .g
+            .nodes
+            .iter()
+            .map(|n| (n.id.value.as_str(), n))
+            .collect();
+        let kept_line = lineage(
+            parent,
+            self.g.nodes.iter().map(|n| n.id.value.as_str()),
+            |id| by_id.get(id).is_none_or(|n| kept(n)),
+            |own, up| own && *up,
+        );
         let always: Vec<&FlowNode> = self
             .g
             .nodes
             .iter()
-            .filter(|n| {
-                lineage(parent, &n.id.value, self.g.nodes.len())
-                    .all(|id| self.g.node(id).is_none_or(kept))
-            })
+            .filter(|n| kept_line.get(n.id.value.as_str()) == Some(&true))
             .collect();
         let index: BTreeMap<&str, usize> = always
             .iter()
