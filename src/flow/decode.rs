@@ -533,7 +533,9 @@ fn decode_placements(d: &mut Decoder, node: &Node) -> Vec<(Placement, u32)> {
         };
         match Placement::parse(name) {
             Some(p) if times > 0 => match out.iter_mut().find(|(q, _)| *q == p) {
-                Some(entry) => entry.1 += times,
+                // Saturating: a count this large is refused by the flow's
+                // size check (`flow::too-many-rooms`).
+                Some(entry) => entry.1 = entry.1.saturating_add(times),
                 None => out.push((p, times)),
             },
             Some(_) => d.error(

@@ -28,6 +28,7 @@ pub(crate) use decode::{GRAPH_ONLY, GROUP_MODES};
 pub(crate) use edges::DOOR_KINDS;
 #[cfg(test)]
 pub(crate) use edges::EDGE_FIELDS;
+pub use model::MAX_EXPANDED_ROOMS;
 pub(crate) use model::{MAX_CHAIN, MAX_NODES};
 pub(crate) use params::{
     ISAAC_CURSES, ISAAC_POOLS, ISAAC_SPECIALS, ISAAC_VARIANTS, NESTED_ORDERINGS, SIZE_DISTRIBUTIONS,

@@ -10,6 +10,10 @@ use crate::yaml::Sp;
 pub const MAX_NODES: usize = 2048;
 /// Longest chain a node may expand into.
 pub const MAX_CHAIN: u32 = 64;
+/// Most rooms a flow may expand into (counting every chain at its longest
+/// and every injection at each of its placements), checked by `validate`:
+/// layout and the solver stay bounded in time on any accepted flow.
+pub const MAX_EXPANDED_ROOMS: u64 = 4096;
 
 /// A flow file.
 #[derive(Clone, Debug)]

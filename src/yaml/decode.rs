@@ -12,6 +12,10 @@ use serde::Serialize;
 use super::node::{Node, Value};
 use crate::diag::{Diagnostic, SourceFile, did_you_mean, suggest};
 
+/// Largest weight a file may give: sums of weights stay finite, so no
+/// entry wins by overflow.
+pub const MAX_WEIGHT: f64 = 1e9;
+
 /// A value with the byte span of the YAML node it was read from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Sp<T> {
@@ -225,6 +229,19 @@ impl Decoder {
     /// Reads a non-negative weight.
     pub fn weight(&mut self, node: &Node, what: &str) -> Option<Sp<f64>> {
         let v = self.number(node, what)?;
+        if !v.value.is_finite() || v.value > MAX_WEIGHT {
+            self.error(
+                "yaml::weight-too-large",
+                node.span.clone(),
+                format!(
+                    "{what} is {:e}, over the largest weight, {MAX_WEIGHT:e}",
+                    v.value
+                ),
+                "too large",
+                "weights are relative: 1 and 3 pick one entry three times as often as the other",
+            );
+            return None;
+        }
         if v.value < 0.0 {
             self.error(
                 "yaml::negative-weight",
