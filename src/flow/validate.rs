@@ -75,6 +75,12 @@ where
     done
 }
 
+/// The nodes of `g` by id, for lookups in loops over nodes or edges
+/// (`FlowGraph::node` searches the list).
+fn nodes_by_id(g: &FlowGraph) -> HashMap<&str, &FlowNode> {
+    g.nodes.iter().map(|n| (n.id.value.as_str(), n)).collect()
+}
+
 /// The tree a parent map describes, walked once depth-first: each node's
 /// entry and exit times, so that whether one node lies below another is
 /// one comparison (walking up from every key to the root made a line of
@@ -100,8 +106,7 @@ impl<'p> Ancestry<'p> {
             let mut stack = vec![(root, false)];
             while let Some((n, opened)) = stack.pop() {
                 if opened {
-                    if let Some(t) = times.get_mut(n) {
-                        let (_, exit): &mut (usize, usize) = t;
+                    if let Some((_, exit)) = times.get_mut(n) {
                         *exit = clock;
                     }
                     continue;
@@ -480,13 +485,7 @@ impl<'a> Checker<'a> {
     /// Children of selector `id` that can be picked (weight above 0).
     fn weighted_children(&self, id: &str) -> u32 {
         self.children(id)
-            .filter(|e| {
-                self.g
-                    .nodes
-                    .iter()
-                    .find(|n| n.id.value == e.to.value)
-                    .is_some_and(|n| n.weight > 0.0)
-            })
+            .filter(|e| self.g.node(&e.to.value).is_some_and(|n| n.weight > 0.0))
             .count() as u32
     }
 
@@ -752,8 +751,7 @@ impl<'a> Checker<'a> {
     /// (a selector child counting as the most it can pick) and loops.
     fn outgoing(&self) -> HashMap<&'a str, usize> {
         let g: &'a FlowGraph = self.g;
-        let by_id: HashMap<&str, &FlowNode> =
-            g.nodes.iter().map(|n| (n.id.value.as_str(), n)).collect();
+        let by_id = nodes_by_id(g);
         let mut count: HashMap<&'a str, usize> = HashMap::new();
         for e in &g.edges {
             *count.entry(e.from.value.as_str()).or_default() +=
@@ -835,12 +833,7 @@ impl<'a> Checker<'a> {
         let kept = |n: &FlowNode| {
             !matches!(n.kind, NodeKind::Selector { .. }) && n.chance >= 1.0 && !n.optional
         };
-        let by_id: HashMap<&str, &FlowNode> = self
-            .g
-            .nodes
-            .iter()
-            .map(|n| (n.id.value.as_str(), n))
-            .collect();
+        let by_id = nodes_by_id(self.g);
         let kept_line = lineage(
             parent,
             self.g.nodes.iter().map(|n| n.id.value.as_str()),
