@@ -8,7 +8,8 @@
 //! the report's size; `FAMILIES_BASE` (default 1) the first graph seed, so
 //! a run on fresh graphs is `FAMILIES_BASE=1000 cargo bench --bench
 //! families`. `FAMILIES_MAX_ROOMS=N` leaves out the families of more rooms;
-//! `FAMILIES_REPORT_ONLY=1` skips criterion; `FAMILIES_DUMP=DIR`
+//! `FAMILIES_ONLY=TEXT` keeps the families whose label contains `TEXT`
+//! (e.g. `binary`); `FAMILIES_REPORT_ONLY=1` skips criterion; `FAMILIES_DUMP=DIR`
 //! only writes each family's first graph to `DIR` as a flow file.
 
 use std::hint::black_box;
@@ -188,8 +189,9 @@ fn report(rooms: &[Source]) {
     );
     println!("|---|---|---|---|---|---|---|");
     let largest = env("FAMILIES_MAX_ROOMS", u64::MAX);
+    let only = std::env::var("FAMILIES_ONLY").unwrap_or_default();
     for family in report_families() {
-        if family.graph(base).rooms as u64 > largest {
+        if family.graph(base).rooms as u64 > largest || !family.label().contains(&only) {
             continue;
         }
         let outcomes: Vec<Outcome> = (base..base + graphs)

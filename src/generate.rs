@@ -195,7 +195,7 @@ pub fn generate_with(
     let mut decomposition = decompose(&graph);
     let mut last = None;
     let attempts = params.attempts.max(1);
-    let mut work = level_budget(graph.len());
+    let mut work = level_budget(graph.len(), &decomposition);
     let mut made = 0;
     for attempt in 0..attempts {
         if work == 0 {
@@ -226,6 +226,7 @@ pub fn generate_with(
             &params,
             Rng::derive(seed, &format!("layout/{attempt}")),
             &mut work,
+            attempt as usize,
         ) {
             Ok(map) => {
                 let level = build_level(&graph, library, table, &map, source.name());

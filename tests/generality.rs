@@ -82,6 +82,19 @@ fn random_trees_lay_out_on_every_seed() {
 }
 
 #[test]
+fn binary_trees_lay_out_on_every_seed() {
+    // A complete binary tree doubles its rooms at every depth: laid out
+    // room by room against the nearest free exit it walls in its inner
+    // rooms; the planned layout gives each subtree its own sector.
+    let depths: &[u32] = if suite::full() { &[7, 8] } else { &[7] };
+    for &depth in depths {
+        let family = Family::BinaryTree { depth };
+        let (laid, failures) = lay_out(family, 1, 4);
+        assert_eq!(laid, 4, "{}: {failures:?}", family.label());
+    }
+}
+
+#[test]
 fn levels_of_every_family_keep_the_invariants() {
     use Family::*;
     let families = [

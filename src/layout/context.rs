@@ -579,6 +579,29 @@ impl Ctx<'_> {
             .any(|i| self.short_of_open_exits(canvas, i, depth, half))
     }
 
+    /// Whether a corridor over `tiles` leaves a room beside it with fewer
+    /// open exits than edges still to realise (see [`Ctx::strands_exits`]).
+    pub fn corridor_strands(&self, canvas: &Canvas, tiles: &[Pos]) -> bool {
+        let Some(first) = tiles.first() else {
+            return false;
+        };
+        let (mut lo, mut hi) = (*first, *first);
+        for p in tiles {
+            lo = Pos::new(lo.x.min(p.x), lo.y.min(p.y));
+            hi = Pos::new(hi.x.max(p.x), hi.y.max(p.y));
+        }
+        let m = OPEN_DEPTH + 1;
+        canvas
+            .rooms_near(
+                self.shapes,
+                Pos::new(lo.x - m, lo.y - m),
+                hi.x - lo.x + 1 + 2 * m,
+                hi.y - lo.y + 1 + 2 * m,
+            )
+            .into_iter()
+            .any(|i| self.short_of_open_exits(canvas, i, OPEN_DEPTH, OPEN_HALF_WIDTH))
+    }
+
     /// Whether room `room` has fewer open exits (free, with a free band
     /// `depth` deep and `2 * half + 1` wide in front) than edges still to
     /// realise. Stops counting at that many.

@@ -19,6 +19,7 @@ mod failure;
 mod fixture;
 mod hall;
 mod loops;
+mod radial;
 mod ranked;
 mod shape;
 mod tree;
@@ -96,6 +97,11 @@ impl ShapeTable {
     }
 }
 
+/// A planned attempt ([`radial`]) may spend this many [`attempt_budget`]s:
+/// it routes a corridor for most rooms of a tree that needs one (a binary
+/// tree of 255 rooms: about 15 million units).
+pub const PLANNED_BUDGET_FACTOR: u64 = 16;
+
 /// Attempts' worth of [`attempt_budget`] that all the layout attempts of
 /// one level may spend together (see [`level_budget`]).
 pub const LEVEL_BUDGET_ATTEMPTS: u64 = 25;
@@ -108,17 +114,33 @@ pub const MAX_LEVEL_BUDGET: u64 = 512_000_000;
 
 /// The work (placements evaluated) all the layout attempts of a level of
 /// `rooms` rooms may spend together: [`LEVEL_BUDGET_ATTEMPTS`] attempt
-/// budgets, at most [`MAX_LEVEL_BUDGET`]. A flow that cannot be laid out
-/// then ends in its diagnostic within a bounded time, whatever its
+/// budgets (times [`PLANNED_BUDGET_FACTOR`] / 4 for a forest, whose planned
+/// attempts cost more), at most [`MAX_LEVEL_BUDGET`]. A flow that cannot be
+/// laid out then ends in its diagnostic within a bounded time, whatever its
 /// `attempts:` (most failing attempts spend their whole budget; most
 /// successful levels need one attempt).
-pub fn level_budget(rooms: usize) -> u64 {
-    (attempt_budget(rooms) * LEVEL_BUDGET_ATTEMPTS).min(MAX_LEVEL_BUDGET)
+pub fn level_budget(rooms: usize, d: &Decomposition) -> u64 {
+    let share = if is_forest(d) {
+        PLANNED_BUDGET_FACTOR / 4
+    } else {
+        1
+    };
+    (attempt_budget(rooms) * LEVEL_BUDGET_ATTEMPTS * share).min(MAX_LEVEL_BUDGET)
 }
 
-/// One layout attempt: places every room of `level` on one map, spending at
-/// most its [`attempt_budget`] and what is left of `work` (which it lowers
-/// by what it spent).
+/// Whether every composite of `d` is a tree (the level's physical edges
+/// close no cycle).
+fn is_forest(d: &Decomposition) -> bool {
+    d.composites.iter().all(|c| c.kind == CompositeKind::Tree)
+}
+
+/// One layout attempt (the `attempt`-th of its level): places every room
+/// of `level` on one map, spending at most its [`attempt_budget`] and what
+/// is left of `work` (which it lowers by what it spent). A forest's
+/// attempts are laid out on a plan ([`radial`]) but for every fourth (the
+/// first included), which like every other level's goes composite by
+/// composite: most trees lay out on the first, with more direct doors.
+#[allow(clippy::too_many_arguments)]
 pub fn layout_once(
     level: &LevelGraph,
     library: &crate::rooms::RoomLibrary,
@@ -127,11 +149,20 @@ pub fn layout_once(
     params: &LayoutParams,
     rng: Rng,
     work: &mut u64,
+    attempt: usize,
 ) -> Result<Canvas, Failure> {
     let mut ctx = Ctx::new(level, library, table, params, rng);
+    let planned = is_forest(decomposition) && !attempt.is_multiple_of(4);
+    if planned {
+        ctx.budget *= PLANNED_BUDGET_FACTOR;
+    }
     let allowed = ctx.budget.min(*work);
     ctx.budget = allowed;
-    let result = place_all(&mut ctx, decomposition);
+    let result = if planned {
+        radial::layout_forest(&mut ctx, decomposition)
+    } else {
+        place_all(&mut ctx, decomposition)
+    };
     *work -= allowed - ctx.budget;
     result
 }

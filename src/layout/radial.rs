@@ -1,0 +1,476 @@
+//! Trees laid out on a plan. A tree whose rooms multiply with depth (a
+//! binary tree doubles its rooms at every step) walls in its own inner
+//! rooms when each room takes the nearest free place: the rooms at depth
+//! `d` need an area that grows like their count, not like `d`. So each
+//! room first gets a target: the rooms at depth `d` lie on a ring whose
+//! radius grows with the square root of the rooms inside it (so every ring
+//! has the area its rooms need), each subtree keeps a sector of angles in
+//! proportion to its rooms (so subtrees never compete for ground). The
+//! rooms are then placed depth by depth, each against its parent's door
+//! when that lands near its target, else a corridor away, as near its
+//! target as a corridor within the flow's bound reaches.
+
+use std::collections::VecDeque;
+use std::f64::consts::TAU;
+
+use petgraph::graph::{EdgeIndex, NodeIndex};
+
+use super::assemble::{Limits, Reach, attach_by_corridor, link_ends, try_corridor_trials};
+use super::canvas::{Canvas, Mark};
+use super::context::{Ctx, Join, exit_cell};
+use super::failure::Failure;
+use super::ranked::Ranked;
+use super::tree::place_root;
+use super::trials::Trial;
+use crate::geom::Pos;
+use crate::graph::Decomposition;
+
+/// Where a room of the plan goes: its parent (with the edge to it) and the
+/// point its centre aims at, relative to the root's centre.
+#[derive(Clone, Copy, Debug)]
+struct Target {
+    parent: Option<(NodeIndex, EdgeIndex)>,
+    at: (f64, f64),
+}
+
+/// A planned tree: its rooms in the order they are placed (root first,
+/// then depth by depth, each ring by angle), with their targets.
+struct Plan {
+    order: Vec<NodeIndex>,
+    targets: Vec<Option<Target>>,
+}
+
+/// Extra side of a room's square of ground beyond its template's mean
+/// side: the ground between rooms where corridors run.
+const GAP: f64 = 10.0;
+
+/// Most tiles a room's centre is placed from its target by a corridor.
+const SPIRAL: i32 = 6;
+
+/// Door placements within this many room sides of the target are taken
+/// without looking for a corridor.
+const DOOR_NEAR: f64 = 0.75;
+
+/// Placements by corridor that fit which are routed before giving up.
+const CORRIDOR_FITS: usize = 8;
+
+/// Corridor trials looked at per room.
+const CORRIDOR_LOOKS: usize = 3000;
+
+/// Rooms undone by a jump back, per failure of the room that jumps.
+const JUMP: usize = 4;
+/// Jumps back of one plan: one per room, plus this many.
+const MIN_JUMPS: usize = 8;
+
+/// Most a ring's radius grows from the one inside it, in corridors of the
+/// flow's longest: a room's children stay within a corridor's reach.
+const RING_STEP: f64 = 0.9;
+
+/// Best door placements that fit which are tried.
+const DOOR_TRIES: usize = 6;
+
+/// Lays out a level whose physical edges form a forest (no loop
+/// composite) on a plan: each tree around its centre room, the trees
+/// side by side.
+pub fn layout_forest(ctx: &mut Ctx, d: &Decomposition) -> Result<Canvas, Failure> {
+    ctx.on_map = true;
+    let n = ctx.level.graph.node_count();
+    let mut done = vec![false; n];
+    let mut map: Option<Canvas> = None;
+    for start in ctx.level.graph.node_indices() {
+        if done[start.index()] {
+            continue;
+        }
+        let plan = plan(ctx, start);
+        for &v in &plan.order {
+            done[v.index()] = true;
+        }
+        let island = place(ctx, d, &plan)?;
+        map = Some(match map {
+            None => island,
+            Some(mut m) => {
+                super::place_island(ctx, &mut m, &island);
+                m
+            }
+        });
+    }
+    Ok(map.unwrap_or_default())
+}
+
+/// The rooms of the tree holding `start` and their neighbours over physical edges.
+fn component(ctx: &Ctx, start: NodeIndex) -> Vec<NodeIndex> {
+    let mut seen = vec![false; ctx.level.graph.node_count()];
+    let mut out = vec![start];
+    seen[start.index()] = true;
+    let mut i = 0;
+    while i < out.len() {
+        let v = out[i];
+        i += 1;
+        for (w, _) in neighbours(ctx, v) {
+            if !seen[w.index()] {
+                seen[w.index()] = true;
+                out.push(w);
+            }
+        }
+    }
+    out
+}
+
+fn neighbours<'a>(ctx: &'a Ctx, v: NodeIndex) -> impl Iterator<Item = (NodeIndex, EdgeIndex)> + 'a {
+    ctx.edges_of(v).iter().map(move |&e| {
+        let (a, b) = ctx.level.graph.edge_endpoints(e).expect("edge");
+        (if a == v { b } else { a }, e)
+    })
+}
+
+/// Breadth-first from `root`: each room with its parent, in order.
+fn bfs(ctx: &mut Ctx, root: NodeIndex) -> Vec<(NodeIndex, Option<(NodeIndex, EdgeIndex)>)> {
+    let mut seen = vec![false; ctx.level.graph.node_count()];
+    seen[root.index()] = true;
+    let mut out = vec![(root, None)];
+    let mut queue = VecDeque::from([root]);
+    while let Some(v) = queue.pop_front() {
+        let mut kids: Vec<(NodeIndex, EdgeIndex)> = neighbours(ctx, v)
+            .filter(|(w, _)| !seen[w.index()])
+            .collect();
+        ctx.rng.shuffle(&mut kids);
+        for (w, e) in kids {
+            seen[w.index()] = true;
+            out.push((w, Some((v, e))));
+            queue.push_back(w);
+        }
+    }
+    out
+}
+
+/// The centre of the tree holding `start`: the middle of a longest path.
+fn centre(ctx: &mut Ctx, start: NodeIndex) -> NodeIndex {
+    let far = bfs(ctx, start).last().expect("a room").0;
+    let walk = bfs(ctx, far);
+    let end = walk.last().expect("a room").0;
+    let parent: std::collections::HashMap<NodeIndex, NodeIndex> = walk
+        .iter()
+        .filter_map(|&(v, p)| p.map(|(p, _)| (v, p)))
+        .collect();
+    let mut path = vec![end];
+    while let Some(&p) = parent.get(path.last().expect("a room")) {
+        path.push(p);
+    }
+    path[path.len() / 2]
+}
+
+/// The plan of the tree holding `start` (see the module documentation).
+fn plan(ctx: &mut Ctx, start: NodeIndex) -> Plan {
+    let rooms = component(ctx, start);
+    let root = centre(ctx, start);
+    let walk = bfs(ctx, root);
+    let n = ctx.level.graph.node_count();
+    let mut depth = vec![0usize; n];
+    let mut size = vec![1usize; n];
+    for &(v, p) in &walk {
+        if let Some((p, _)) = p {
+            depth[v.index()] = depth[p.index()] + 1;
+        }
+    }
+    for &(v, p) in walk.iter().rev() {
+        if let Some((p, _)) = p {
+            size[p.index()] += size[v.index()];
+        }
+    }
+    // Rooms per depth, and the radius of each ring.
+    let deepest = walk
+        .iter()
+        .map(|(v, _)| depth[v.index()])
+        .max()
+        .unwrap_or(0);
+    let mut count = vec![0usize; deepest + 1];
+    for (v, _) in &walk {
+        count[depth[v.index()]] += 1;
+    }
+    let side = room_side(ctx, &rooms);
+    let mut inside = 0usize;
+    let step = f64::from(ctx.params.corridor.1) * RING_STEP;
+    let mut radius: Vec<f64> = Vec::with_capacity(count.len());
+    for (d, &c) in count.iter().enumerate() {
+        let r = if d == 0 {
+            0.0
+        } else {
+            let by_area = side * ((inside as f64 + c as f64 / 2.0) / std::f64::consts::PI).sqrt();
+            by_area.min(radius[d - 1] + step)
+        };
+        inside += c;
+        radius.push(r);
+    }
+    // Sectors: a room's sector split among its children by their sizes.
+    let mut sector = vec![(0.0f64, TAU); n];
+    sector[root.index()] = (ctx.rng.unit() * TAU, TAU);
+    let mut used = vec![0.0f64; n];
+    let mut targets = vec![None; n];
+    for &(v, p) in &walk {
+        if let Some((p, _)) = p {
+            let (a, w) = sector[p.index()];
+            let share = w * size[v.index()] as f64 / (size[p.index()] - 1) as f64;
+            sector[v.index()] = (a + used[p.index()], share);
+            used[p.index()] += share;
+        }
+        let (a, w) = sector[v.index()];
+        let (angle, r) = (a + w / 2.0, radius[depth[v.index()]]);
+        targets[v.index()] = Some(Target {
+            parent: p,
+            at: (r * angle.cos(), r * angle.sin()),
+        });
+    }
+    let angle = |v: NodeIndex| {
+        let (a, w) = sector[v.index()];
+        a + w / 2.0
+    };
+    let mut order: Vec<NodeIndex> = walk.iter().map(|&(v, _)| v).collect();
+    order.sort_by(|&a, &b| {
+        (depth[a.index()], angle(a))
+            .partial_cmp(&(depth[b.index()], angle(b)))
+            .expect("finite angles")
+    });
+    Plan { order, targets }
+}
+
+/// The side of the square of ground one room of `rooms` needs: their
+/// templates' mean side, plus [`GAP`].
+fn room_side(ctx: &Ctx, rooms: &[NodeIndex]) -> f64 {
+    let sides: Vec<f64> = rooms
+        .iter()
+        .map(|v| {
+            ctx.shape_options(*v).first().map_or(6.0, |&s| {
+                f64::from(ctx.shapes[s].width + ctx.shapes[s].height) / 2.0
+            })
+        })
+        .collect();
+    sides.iter().sum::<f64>() / sides.len().max(1) as f64 + GAP
+}
+
+/// Places the rooms of `plan` in order on a new canvas.
+fn place(ctx: &mut Ctx, d: &Decomposition, plan: &Plan) -> Result<Canvas, Failure> {
+    let mut canvas = Canvas::default();
+    place_rooms(ctx, d, plan, &mut canvas).map(|()| canvas)
+}
+/// Places the rooms of `plan` in order on `canvas`, jumping back over the
+/// last few placed when one fits nowhere.
+fn place_rooms(
+    ctx: &mut Ctx,
+    d: &Decomposition,
+    plan: &Plan,
+    canvas: &mut Canvas,
+) -> Result<(), Failure> {
+    let root = plan.order[0];
+    let fail = |ctx: &Ctx, v: NodeIndex, parent: Option<NodeIndex>| Failure {
+        stage: "tree",
+        composite: d.composite_of[v.index()],
+        node: Some(v),
+        reason: match parent {
+            Some(p) => format!(
+                "neither a door of `{}` nor a corridor of {}..{} tiles from it reaches a free place for `{}`",
+                ctx.level.graph[p].id,
+                ctx.params.corridor.0,
+                ctx.params.corridor.1,
+                ctx.level.graph[v].id
+            ),
+            None => format!(
+                "no template of `{}` serves its links",
+                ctx.level.graph[v].id
+            ),
+        },
+    };
+    if !place_root(ctx, canvas, root) {
+        return Err(fail(ctx, root, None));
+    }
+    let origin = ctx.centre(&canvas.rooms[0]);
+    let side = room_side(ctx, &plan.order);
+    let mut order = plan.order.clone();
+    // The canvas before each room from the second on was placed.
+    let mut marks: Vec<Mark> = Vec::with_capacity(order.len());
+    let mut failures = vec![0usize; ctx.level.graph.node_count()];
+    let mut jumps = 0;
+    let most_jumps = order.len() + MIN_JUMPS;
+    let mut i = 1;
+    while i < order.len() {
+        let v = order[i];
+        let target = plan.targets[v.index()].expect("planned");
+        let (parent, edge) = target.parent.expect("a room below the root");
+        let mut at = (origin.0 + target.at.0, origin.1 + target.at.1);
+        // A parent placed away from its own target: its child aims as far
+        // and in the same direction from it as planned.
+        let placed = ctx.centre(canvas.room_of(parent).expect("parent placed"));
+        if distance(placed, at) > f64::from(ctx.params.corridor.1) + side {
+            let planned = plan.targets[parent.index()].expect("planned").at;
+            at = (
+                placed.0 + target.at.0 - planned.0,
+                placed.1 + target.at.1 - planned.1,
+            );
+        }
+        let mark = canvas.mark();
+        if ctx.budget > 0 && place_near(ctx, canvas, v, parent, edge, at, side) {
+            marks.push(mark);
+            i += 1;
+            continue;
+        }
+        // Jump back: undo the rooms placed just before (more each time the
+        // same room fails, never its parent) and place this one first.
+        failures[v.index()] += 1;
+        let after_parent = order[..i]
+            .iter()
+            .position(|&u| u == parent)
+            .expect("parent placed before")
+            + 1;
+        let to = i
+            .saturating_sub(JUMP * failures[v.index()])
+            .max(after_parent);
+        if jumps >= most_jumps || ctx.budget == 0 || to == i {
+            return Err(fail(ctx, v, Some(parent)));
+        }
+        jumps += 1;
+        canvas.rollback(ctx.shapes, marks[to - 1]);
+        marks.truncate(to - 1);
+        order.remove(i);
+        order.insert(to, v);
+        i = to;
+    }
+    Ok(())
+}
+
+fn distance(a: (f64, f64), b: (f64, f64)) -> f64 {
+    ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt()
+}
+
+/// Places `v` against its placed `parent` through `edge`, its centre as
+/// near `at` as it can: a door when one lands within [`DOOR_NEAR`] room
+/// sides of it or no corridor lands nearer, else a corridor; failing both,
+/// a corridor from the parent to anywhere it reaches.
+fn place_near(
+    ctx: &mut Ctx,
+    canvas: &mut Canvas,
+    v: NodeIndex,
+    parent: NodeIndex,
+    edge: EdgeIndex,
+    at: (f64, f64),
+    side: f64,
+) -> bool {
+    let host = canvas.index_of(parent).expect("parent placed");
+    let mut cands = ctx.placements_or_other_template(canvas, host, v, edge);
+    for c in &mut cands {
+        c.score = -distance(ctx.candidate_centre(c), at);
+    }
+    let doors = ctx.first_fitting(canvas, &mut Ranked::new(cands), DOOR_TRIES);
+    let best_door = doors.first().map(|c| -c.score);
+    // Whether a corridor near the target may still be found.
+    let mut corridor_may_fit = true;
+    if best_door.is_none_or(|d| d > DOOR_NEAR * side) {
+        let mark = canvas.mark();
+        match corridor_near(ctx, canvas, v, parent, edge, at) {
+            Some(d) if best_door.is_none_or(|b| b > d) => return true,
+            Some(_) => canvas.rollback(ctx.shapes, mark),
+            None => corridor_may_fit = false,
+        }
+    }
+    for c in doors {
+        let mark = canvas.mark();
+        let ni = ctx.commit(canvas, host, v, edge, &c);
+        if !ctx.strands_exits(canvas, ni) {
+            return true;
+        }
+        canvas.rollback(ctx.shapes, mark);
+    }
+    if corridor_may_fit && corridor_near(ctx, canvas, v, parent, edge, at).is_some() {
+        return true;
+    }
+    // Anywhere a corridor from the parent reaches.
+    let Some((part, join)) = alone(ctx, v, parent, edge) else {
+        return false;
+    };
+    [Reach::Near, Reach::Far]
+        .into_iter()
+        .any(|reach| attach_by_corridor(ctx, canvas, &part, join, reach))
+}
+
+/// `v` alone on a canvas of its own, and its join to its placed `parent`.
+fn alone(
+    ctx: &mut Ctx,
+    v: NodeIndex,
+    parent: NodeIndex,
+    edge: EdgeIndex,
+) -> Option<(Canvas, Join)> {
+    let mut part = Canvas::default();
+    place_root(ctx, &mut part, v).then_some((
+        part,
+        Join {
+            host: parent,
+            anchor: v,
+            edge,
+        },
+    ))
+}
+
+/// Places `v` alone with its centre near `at` and joins it to its placed
+/// `parent` by a corridor within the flow's bound. Returns how far from
+/// `at` its centre landed.
+fn corridor_near(
+    ctx: &mut Ctx,
+    canvas: &mut Canvas,
+    v: NodeIndex,
+    parent: NodeIndex,
+    edge: EdgeIndex,
+    at: (f64, f64),
+) -> Option<f64> {
+    let (part, join) = alone(ctx, v, parent, edge)?;
+    let (hi, ai, host_exits, anchor_exits) = link_ends(ctx, canvas, &part, join);
+    let (min, max) = ctx.params.corridor;
+    let (cx, cy) = ctx.centre(&part.rooms[ai]);
+    let mut buffers = std::mem::take(&mut ctx.search);
+    buffers.trials.clear();
+    for &he in &host_exits {
+        let hx = &ctx.shapes[canvas.rooms[hi].shape].exits[he];
+        let front = exit_cell(&canvas.rooms[hi], hx).step(hx.dir);
+        if !canvas.corridor_may_run(front) {
+            continue;
+        }
+        for &ae in &anchor_exits {
+            let ax = &ctx.shapes[part.rooms[ai].shape].exits[ae];
+            if ax.cells.len() != hx.cells.len() {
+                continue;
+            }
+            let local = exit_cell(&part.rooms[ai], ax);
+            for dy in -SPIRAL..=SPIRAL {
+                for dx in -SPIRAL..=SPIRAL {
+                    let offset = Pos::new(
+                        (at.0 - cx).round() as i32 + dx,
+                        (at.1 - cy).round() as i32 + dy,
+                    );
+                    let end = Pos::new(offset.x + local.x, offset.y + local.y).step(ax.dir);
+                    let len = front.manhattan(end) as u32 + 1;
+                    if len < min || len > max {
+                        continue;
+                    }
+                    buffers.trials.push(Trial {
+                        key: f64::from(dx * dx + dy * dy).sqrt() + 0.25 * f64::from(len),
+                        host_exit: he as u32,
+                        anchor_exit: ae as u32,
+                        end,
+                    });
+                }
+            }
+        }
+    }
+    let kept = try_corridor_trials(
+        ctx,
+        canvas,
+        &part,
+        (hi, ai),
+        edge,
+        &mut buffers.trials,
+        Limits {
+            fits: CORRIDOR_FITS,
+            looked: CORRIDOR_LOOKS,
+            guard: true,
+        },
+    );
+    ctx.search = buffers;
+    kept.then(|| distance(ctx.centre(canvas.room_of(v).expect("placed")), at))
+}
