@@ -34,10 +34,12 @@ struct Target {
 }
 
 /// A planned tree: its rooms in the order they are placed (root first,
-/// then depth by depth, each ring by angle), with their targets.
+/// then depth by depth, each ring by angle), with their targets and the
+/// side of the square of ground each room needs ([`room_side`]).
 struct Plan {
     order: Vec<NodeIndex>,
     targets: Vec<Option<Target>>,
+    side: f64,
 }
 
 /// Extra side of a room's square of ground beyond its template's mean
@@ -97,25 +99,6 @@ pub fn layout_forest(ctx: &mut Ctx, d: &Decomposition) -> Result<Canvas, Failure
     Ok(map.unwrap_or_default())
 }
 
-/// The rooms of the tree holding `start` and their neighbours over physical edges.
-fn component(ctx: &Ctx, start: NodeIndex) -> Vec<NodeIndex> {
-    let mut seen = vec![false; ctx.level.graph.node_count()];
-    let mut out = vec![start];
-    seen[start.index()] = true;
-    let mut i = 0;
-    while i < out.len() {
-        let v = out[i];
-        i += 1;
-        for (w, _) in neighbours(ctx, v) {
-            if !seen[w.index()] {
-                seen[w.index()] = true;
-                out.push(w);
-            }
-        }
-    }
-    out
-}
-
 fn neighbours<'a>(ctx: &'a Ctx, v: NodeIndex) -> impl Iterator<Item = (NodeIndex, EdgeIndex)> + 'a {
     ctx.edges_of(v).iter().map(move |&e| {
         let (a, b) = ctx.level.graph.edge_endpoints(e).expect("edge");
@@ -161,7 +144,6 @@ fn centre(ctx: &mut Ctx, start: NodeIndex) -> NodeIndex {
 
 /// The plan of the tree holding `start` (see the module documentation).
 fn plan(ctx: &mut Ctx, start: NodeIndex) -> Plan {
-    let rooms = component(ctx, start);
     let root = centre(ctx, start);
     let walk = bfs(ctx, root);
     let n = ctx.level.graph.node_count();
@@ -187,6 +169,7 @@ fn plan(ctx: &mut Ctx, start: NodeIndex) -> Plan {
     for (v, _) in &walk {
         count[depth[v.index()]] += 1;
     }
+    let rooms: Vec<NodeIndex> = walk.iter().map(|&(v, _)| v).collect();
     let side = room_side(ctx, &rooms);
     let mut inside = 0usize;
     let step = f64::from(ctx.params.corridor.1) * RING_STEP;
@@ -224,13 +207,17 @@ fn plan(ctx: &mut Ctx, start: NodeIndex) -> Plan {
         let (a, w) = sector[v.index()];
         a + w / 2.0
     };
-    let mut order: Vec<NodeIndex> = walk.iter().map(|&(v, _)| v).collect();
+    let mut order = rooms;
     order.sort_by(|&a, &b| {
         (depth[a.index()], angle(a))
             .partial_cmp(&(depth[b.index()], angle(b)))
             .expect("finite angles")
     });
-    Plan { order, targets }
+    Plan {
+        order,
+        targets,
+        side,
+    }
 }
 
 /// The side of the square of ground one room of `rooms` needs: their
@@ -247,19 +234,10 @@ fn room_side(ctx: &Ctx, rooms: &[NodeIndex]) -> f64 {
     sides.iter().sum::<f64>() / sides.len().max(1) as f64 + GAP
 }
 
-/// Places the rooms of `plan` in order on a new canvas.
+/// Places the rooms of `plan` in order on a new canvas, jumping back over
+/// the last few placed when one fits nowhere.
 fn place(ctx: &mut Ctx, d: &Decomposition, plan: &Plan) -> Result<Canvas, Failure> {
     let mut canvas = Canvas::default();
-    place_rooms(ctx, d, plan, &mut canvas).map(|()| canvas)
-}
-/// Places the rooms of `plan` in order on `canvas`, jumping back over the
-/// last few placed when one fits nowhere.
-fn place_rooms(
-    ctx: &mut Ctx,
-    d: &Decomposition,
-    plan: &Plan,
-    canvas: &mut Canvas,
-) -> Result<(), Failure> {
     let root = plan.order[0];
     let fail = |ctx: &Ctx, v: NodeIndex, parent: Option<NodeIndex>| Failure {
         stage: "tree",
@@ -279,11 +257,11 @@ fn place_rooms(
             ),
         },
     };
-    if !place_root(ctx, canvas, root) {
+    if !place_root(ctx, &mut canvas, root) {
         return Err(fail(ctx, root, None));
     }
     let origin = ctx.centre(&canvas.rooms[0]);
-    let side = room_side(ctx, &plan.order);
+    let side = plan.side;
     let mut order = plan.order.clone();
     // The canvas before each room from the second on was placed.
     let mut marks: Vec<Mark> = Vec::with_capacity(order.len());
@@ -307,7 +285,7 @@ fn place_rooms(
             );
         }
         let mark = canvas.mark();
-        if ctx.budget > 0 && place_near(ctx, canvas, v, parent, edge, at, side) {
+        if ctx.budget > 0 && place_near(ctx, &mut canvas, v, parent, edge, at, side) {
             marks.push(mark);
             i += 1;
             continue;
@@ -333,7 +311,7 @@ fn place_rooms(
         order.insert(to, v);
         i = to;
     }
-    Ok(())
+    Ok(canvas)
 }
 
 fn distance(a: (f64, f64), b: (f64, f64)) -> f64 {
