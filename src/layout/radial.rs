@@ -4,7 +4,9 @@
 //! `d` need an area that grows like their count, not like `d`. So each
 //! room first gets a target: the rooms at depth `d` lie on a ring whose
 //! radius grows with the square root of the rooms inside it (so every ring
-//! has the area its rooms need), each subtree keeps a sector of angles in
+//! has the area its rooms need) and no more than a corridor's reach from
+//! the ring inside it (inner rings are pushed outward so that the outer
+//! ones, where a bushy tree's rooms are, get their area), each subtree keeps a sector of angles in
 //! proportion to its rooms (so subtrees never compete for ground). The
 //! rooms are then placed depth by depth, each against its parent's door
 //! when that lands near its target, else a corridor away, as near its
@@ -171,19 +173,8 @@ fn plan(ctx: &mut Ctx, start: NodeIndex) -> Plan {
     }
     let rooms: Vec<NodeIndex> = walk.iter().map(|&(v, _)| v).collect();
     let side = room_side(ctx, &rooms);
-    let mut inside = 0usize;
     let step = f64::from(ctx.params.corridor.1) * RING_STEP;
-    let mut radius: Vec<f64> = Vec::with_capacity(count.len());
-    for (d, &c) in count.iter().enumerate() {
-        let r = if d == 0 {
-            0.0
-        } else {
-            let by_area = side * ((inside as f64 + c as f64 / 2.0) / std::f64::consts::PI).sqrt();
-            by_area.min(radius[d - 1] + step)
-        };
-        inside += c;
-        radius.push(r);
-    }
+    let radius = ring_radii(&count, side, step);
     // Sectors: a room's sector split among its children by their sizes.
     let mut sector = vec![(0.0f64, TAU); n];
     sector[root.index()] = (ctx.rng.unit() * TAU, TAU);
@@ -218,6 +209,43 @@ fn plan(ctx: &mut Ctx, start: NodeIndex) -> Plan {
         targets,
         side,
     }
+}
+
+/// The radius of each ring, from the rooms at each depth (`count`): each
+/// ring holds the area its rooms and those inside need (a square of
+/// `side` each), every ring within `step` of the one inside it. Rings are
+/// pushed outward from the deepest one so that the outer rings, where a
+/// bushy tree's rooms are, get their area; when even the deepest ring at
+/// `step` per depth is short of it, every ring is drawn in by the same
+/// factor, so the crowding is shared by all depths.
+fn ring_radii(count: &[usize], side: f64, step: f64) -> Vec<f64> {
+    let mut inside = 0usize;
+    let mut radius: Vec<f64> = count
+        .iter()
+        .enumerate()
+        .map(|(d, &c)| {
+            let by_area = if d == 0 {
+                0.0
+            } else {
+                side * ((inside as f64 + c as f64 / 2.0) / std::f64::consts::PI).sqrt()
+            };
+            inside += c;
+            by_area
+        })
+        .collect();
+    let squeeze = radius
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(d, &r)| d as f64 * step / r)
+        .fold(1.0f64, f64::min);
+    for r in &mut radius {
+        *r *= squeeze;
+    }
+    for d in (1..radius.len().saturating_sub(1)).rev() {
+        radius[d] = radius[d].max(radius[d + 1] - step);
+    }
+    radius
 }
 
 /// The side of the square of ground one room of `rooms` needs: their
@@ -451,4 +479,43 @@ fn corridor_near(
     );
     ctx.search = buffers;
     kept.then(|| distance(ctx.centre(canvas.room_of(v).expect("placed")), at))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ring_radii;
+
+    /// Rooms per depth of a complete binary tree `depth` levels deep.
+    fn binary(depth: usize) -> Vec<usize> {
+        (0..depth).map(|d| 1 << d).collect()
+    }
+
+    #[test]
+    fn rings_hold_their_area_within_a_step_of_each_other() {
+        let (side, step) = (20.0, 27.0);
+        let count = binary(8);
+        let radius = ring_radii(&count, side, step);
+        let mut inside = 0;
+        for (d, &c) in count.iter().enumerate().skip(1) {
+            inside += count[d - 1];
+            let area = side * ((inside as f64 + c as f64 / 2.0) / std::f64::consts::PI).sqrt();
+            assert!(radius[d] >= area - 1e-9, "ring {d}: {} < {area}", radius[d]);
+            assert!(radius[d] - radius[d - 1] <= step + 1e-9, "ring {d}");
+        }
+        // Pushed outward: the ring inside the deepest is a step from it,
+        // not at its own (smaller) area.
+        assert!((radius[7] - radius[6] - step).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_tree_too_bushy_for_its_corridors_squeezes_every_ring_alike() {
+        let (side, step) = (20.0, 27.0);
+        let radius = ring_radii(&binary(11), side, step);
+        assert_eq!(radius[0], 0.0);
+        for (d, r) in radius.iter().enumerate().skip(1) {
+            assert!(*r <= d as f64 * step + 1e-9, "ring {d} out of reach: {r}");
+            assert!(r - radius[d - 1] <= step + 1e-9, "ring {d}");
+            assert!(*r > radius[d - 1], "ring {d} not outside ring {}", d - 1);
+        }
+    }
 }
