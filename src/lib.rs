@@ -10,6 +10,7 @@ pub mod cli;
 pub mod diag;
 pub mod edgar;
 pub mod expand;
+pub mod files;
 pub mod flow;
 pub mod generate;
 pub mod geom;

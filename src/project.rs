@@ -8,10 +8,11 @@ use std::sync::Arc;
 use include_dir::{Dir, include_dir};
 
 use crate::diag::{Diagnostic, SourceFile};
+use crate::files::Visited;
+pub use crate::files::read_text;
 use crate::flow::{Flow, load_flow_file, validate_flow};
 use crate::level::Level;
 use crate::rooms::{RoomLibrary, RoomTemplate, load_room_file};
-use crate::yaml::MAX_FILE_BYTES;
 
 static BUNDLED_FLOWS: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/flows");
 static BUNDLED_ROOMS: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/rooms");
@@ -64,9 +65,9 @@ impl Project {
         let mut layers = vec![bundled_sources()];
         let mut io_diags = Vec::new();
         if !paths.is_empty() {
-            let mut user = Vec::new();
+            let (mut user, mut visited) = (Vec::new(), Visited::default());
             for p in paths {
-                collect_path(p, None, &mut user, &mut io_diags);
+                collect_path(p, None, &mut user, &mut io_diags, &mut visited);
             }
             layers.push(user);
         }
@@ -266,13 +267,17 @@ pub fn collect_path(
     kind: Option<FileKind>,
     out: &mut Vec<Source>,
     diags: &mut Vec<Diagnostic>,
+    visited: &mut Visited,
 ) {
     if path.is_dir() {
+        if !visited.enter(path, diags) {
+            return;
+        }
         let sub = |name: &str| path.join(name);
         if kind.is_none() && (sub("flows").is_dir() || sub("rooms").is_dir()) {
             for (name, k) in [("rooms", FileKind::Room), ("flows", FileKind::Flow)] {
                 if sub(name).is_dir() {
-                    collect_path(&sub(name), Some(k), out, diags);
+                    collect_path(&sub(name), Some(k), out, diags, visited);
                 }
             }
             return;
@@ -295,7 +300,7 @@ pub fn collect_path(
         entries.sort();
         for e in entries {
             if e.is_dir() || is_yaml(&e) {
-                collect_path(&e, kind, out, diags);
+                collect_path(&e, kind, out, diags, visited);
             }
         }
         return;
@@ -311,38 +316,6 @@ pub fn collect_path(
         }
         Err(d) => diags.push(d),
     }
-}
-
-/// Reads a UTF-8 text file of at most [`MAX_FILE_BYTES`].
-pub fn read_text(path: &Path) -> Result<String, Diagnostic> {
-    let meta = std::fs::metadata(path).map_err(|e| {
-        Diagnostic::error("io::read", format!("cannot read {}: {e}", path.display()))
-    })?;
-    if meta.len() > MAX_FILE_BYTES as u64 {
-        return Err(Diagnostic::error(
-            "yaml::too-large",
-            format!(
-                "{} is {} bytes, over the limit of {MAX_FILE_BYTES} bytes",
-                path.display(),
-                meta.len()
-            ),
-        )
-        .help("flow and room files are small; check that this is the right file"));
-    }
-    let bytes = std::fs::read(path).map_err(|e| {
-        Diagnostic::error("io::read", format!("cannot read {}: {e}", path.display()))
-    })?;
-    String::from_utf8(bytes).map_err(|e| {
-        Diagnostic::error(
-            "io::not-utf8",
-            format!(
-                "{} is not UTF-8 text (byte {})",
-                path.display(),
-                e.utf8_error().valid_up_to()
-            ),
-        )
-        .help("save the file as UTF-8")
-    })
 }
 
 /// Classifies a file outside `flows/` and `rooms/` by its top-level keys.

@@ -445,3 +445,35 @@ fn an_output_naming_an_input_file_is_refused_and_the_input_kept() {
     assert!(stderr.contains("cli::output-is-input"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&flow).expect("kept"), text);
 }
+
+#[cfg(unix)]
+#[test]
+fn fifos_devices_and_folder_loops_in_a_project_end_with_a_diagnostic() {
+    // A FIFO named `*.yaml` used to block every command; a link back to
+    // the project made the folder walk go round; /dev/zero was read
+    // until memory ran out.
+    let dir = tempfile::tempdir().expect("tmp");
+    let project = dir.path();
+    std::fs::create_dir_all(project.join("flows")).expect("flows");
+    std::fs::create_dir_all(project.join("rooms")).expect("rooms");
+    std::os::unix::fs::symlink(project, project.join("rooms/back")).expect("link");
+    let made = Command::new("mkfifo")
+        .arg(project.join("flows/pipe.yaml"))
+        .status()
+        .is_ok_and(|s| s.success());
+    let out = df(&["validate", &project.display().to_string()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("io::folder-loop"), "{err}");
+    if made {
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains("io::not-a-file"), "{err}");
+    } else {
+        eprintln!("note: mkfifo is missing; the FIFO case was skipped");
+    }
+    for args in [&["validate", "/dev/zero"][..], &["solve", "/dev/zero"]] {
+        let out = df(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains("not a regular file"), "{args:?}: {err}");
+    }
+}

@@ -14,16 +14,23 @@ pub struct Args {
     level: PathBuf,
 }
 
+/// The largest level file `solve` reads: a level of the most rooms a flow
+/// may expand to, written as JSON, is well under it.
+pub const MAX_LEVEL_BYTES: usize = 256 * 1024 * 1024;
+
 /// Reads the level and prints the solver's report. Exit 0 when solvable,
 /// 2 when not, 1 when the file cannot be read.
 pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
     let shown = args.level.display();
-    let text = std::fs::read_to_string(&args.level).map_err(|e| {
+    let unread = |why: String| {
         vec![
-            Diagnostic::error("solve::read", format!("cannot read {shown}: {e}"))
+            Diagnostic::error("solve::read", format!("cannot read {shown}: {why}"))
                 .help("pass a level written by `dungeonflow generate FLOW -o level.json`"),
         ]
-    })?;
+    };
+    let bytes = crate::files::read_bounded(&args.level, MAX_LEVEL_BYTES, "solve::too-large")
+        .map_err(|d| unread(d.message))?;
+    let text = String::from_utf8(bytes).map_err(|e| unread(e.to_string()))?;
     let level = Level::from_json(&text).map_err(|e| {
         vec![
             Diagnostic::error("solve::bad-level", format!("{shown}: {e}"))
