@@ -80,7 +80,9 @@ impl Project {
     /// previous ones by template or flow name.
     pub fn from_layers(layers: Vec<Vec<Source>>) -> Project {
         let mut project = Project::default();
-        let mut flows: BTreeMap<String, (Flow, bool)> = BTreeMap::new();
+        // Each flow with whether it decoded without errors and whether its
+        // graph is checked (see `misses_a_part`).
+        let mut flows: BTreeMap<String, (Flow, bool, bool)> = BTreeMap::new();
         for layer in layers {
             let mut templates: Vec<RoomTemplate> = Vec::new();
             let mut layer_flows: BTreeMap<String, Arc<SourceFile>> = BTreeMap::new();
@@ -97,6 +99,7 @@ impl Project {
                     FileKind::Flow => {
                         let (f, d) = load_flow_file(&src.file);
                         let clean = !d.iter().any(Diagnostic::is_error);
+                        let checked = !misses_a_part(&d);
                         project.diagnostics.extend(d);
                         if let Some(f) = f {
                             if let Some(first) = layer_flows.get(&f.name.value) {
@@ -115,7 +118,7 @@ impl Project {
                                 continue;
                             }
                             layer_flows.insert(f.name.value.clone(), Arc::clone(&f.file));
-                            flows.insert(f.name.value.clone(), (f, clean));
+                            flows.insert(f.name.value.clone(), (f, clean, checked));
                         }
                     }
                 }
@@ -125,8 +128,12 @@ impl Project {
                 .add_layer(templates, &mut project.diagnostics);
         }
         // Only the flows that survive overriding are checked and kept.
-        for (name, (flow, clean)) in flows {
-            let diags = validate_flow(&flow, &project.library);
+        for (name, (flow, clean, checked)) in flows {
+            let diags = if checked {
+                validate_flow(&flow, &project.library)
+            } else {
+                Vec::new()
+            };
             let usable = clean && !diags.iter().any(Diagnostic::is_error);
             project.diagnostics.extend(diags);
             if usable {
@@ -316,6 +323,17 @@ pub fn collect_path(
         }
         Err(d) => diags.push(d),
     }
+}
+
+/// Whether the diagnostics of a flow file report an unknown or duplicated
+/// top-level key (a misspelled `egdes:`, a second `edges:` block): the
+/// flow then misses that part, and checking its graph would only report
+/// what follows from the mistake.
+fn misses_a_part(diags: &[Diagnostic]) -> bool {
+    diags.iter().any(|d| {
+        matches!(d.code, "yaml::unknown-field" | "yaml::duplicate-key")
+            && d.message.ends_with(" in a flow file")
+    })
 }
 
 /// Classifies a file outside `flows/` and `rooms/` by its top-level keys.

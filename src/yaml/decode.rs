@@ -416,6 +416,10 @@ impl<'n> Fields<'n> {
                 continue;
             }
             let name = key_str(k);
+            // A second occurrence of a key is reported as a duplicate.
+            if self.entries[..i].iter().any(|(e, _)| key_str(e) == name) {
+                continue;
+            }
             d.error(
                 "yaml::unknown-field",
                 k.span.clone(),

@@ -102,6 +102,9 @@ fn syntax_diagnostic(file: &Arc<SourceFile>, err: &serde_saphyr::Error) -> Diagn
     let message = serde_saphyr::DefaultMessageFormatter
         .format_message(inner)
         .into_owned();
+    if message.contains("Documents") {
+        return multiple_documents(file, err);
+    }
     let message = humane_limit_message(message);
     let (code, help) = if message.contains("budget")
         || message.contains("alias")
@@ -138,6 +141,27 @@ fn syntax_diagnostic(file: &Arc<SourceFile>, err: &serde_saphyr::Error) -> Diagn
             let start = byte_offset_of(&file.text, loc.line() as usize, loc.column() as usize);
             let end = next_char_end(&file.text, start);
             diag.label(start..end, "here")
+        }
+        None => diag,
+    }
+}
+
+/// A file holding a second YAML document (a `---` line after the first).
+fn multiple_documents(file: &Arc<SourceFile>, err: &serde_saphyr::Error) -> Diagnostic {
+    let diag = Diagnostic::error(
+        "yaml::documents",
+        "the file holds more than one YAML document",
+    )
+    .in_file(file)
+    .help("a flow or room file is one document: remove the `---` line and what follows, or move it to a file of its own");
+    match err.location() {
+        Some(loc) => {
+            let start = byte_offset_of(&file.text, loc.line() as usize, loc.column() as usize);
+            let end = file.text[start..]
+                .find('\n')
+                .map_or(file.text.len(), |i| start + i)
+                .max(next_char_end(&file.text, start));
+            diag.label(start..end, "a second document starts here")
         }
         None => diag,
     }
