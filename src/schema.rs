@@ -405,7 +405,7 @@ fn scatter_params() -> Value {
         "description": "Parameters of the scatter (TinyKeep) generator.",
         "type": "object",
         "properties": {
-            "rooms": with_default(whole("Rooms spawned. Default 150.", 0, 2000), json!(150)),
+            "rooms": with_default(whole("Rooms spawned. Default 150.", 1, 2000), json!(150)),
             "region": {
                 "description": "Where rooms spawn: `{ circle: RADIUS }` or `{ ellipse: [A, B] }`, in tiles. Default `{ circle: 40 }`.",
                 "$ref": "#/definitions/scatter_region",

@@ -110,3 +110,25 @@ fn each_bad_file_reports_its_expected_error_with_a_location() {
         insta::assert_snapshot!(stem, rendered);
     }
 }
+
+#[test]
+fn a_key_that_opens_nothing_is_named_in_its_warning() {
+    // The label printed a literal `{key}`.
+    let text = "name: misspelled_lock\nnodes:\n  start: entrance\n  vault: { category: normal, keys: [red] }\n  crypt: { category: normal, lock: rde }\n  boss: boss\nedges:\n  - start -> vault\n  - vault -> crypt\n  - crypt -> boss\n";
+    let layer = vec![Source {
+        file: SourceFile::new("misspelled_lock.yaml".to_owned(), text.to_owned()),
+        kind: FileKind::Flow,
+        bundled: false,
+    }];
+    let mut bundled = dungeonflow::project::bundled_sources();
+    bundled.retain(|s| s.kind == FileKind::Room);
+    let project = Project::from_layers(vec![bundled, layer]);
+    let warning = project
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "flow::unused-key")
+        .expect("the unused key is reported");
+    let rendered = warning.render(false);
+    assert!(rendered.contains("no `lock: red` anywhere"), "{rendered}");
+    assert!(!rendered.contains("{key}"), "{rendered}");
+}

@@ -244,7 +244,18 @@ pub fn decode_scatter(d: &mut Decoder, node: Option<&Node>) -> ScatterParams {
     let Some(mut f) = node.and_then(|n| d.map(n, "`params`")) else {
         return p;
     };
-    if let Some(v) = f.get("rooms").and_then(|n| d.count(n, "`rooms`", 2000)) {
+    if let Some(n) = f.get("rooms")
+        && let Some(v) = d.count(n, "`rooms`", 2000)
+    {
+        if v.value == 0 {
+            d.error(
+                "scatter::no-rooms",
+                n.span.clone(),
+                "a scattered level needs at least one room",
+                "0 rooms",
+                "give `rooms:` a count from 1 to 2000",
+            );
+        }
         p.rooms = v.value.max(1);
     }
     if let Some(n) = f.get("region")

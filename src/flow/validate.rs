@@ -636,7 +636,7 @@ impl<'a> Checker<'a> {
                         "flow::unused-key",
                         span,
                         format!("key `{key}` opens no lock"),
-                        "no `lock: {key}` anywhere",
+                        format!("no `lock: {key}` anywhere"),
                         "add `lock:` on the door it should open, or remove it",
                     );
                 }
