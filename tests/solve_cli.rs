@@ -107,7 +107,7 @@ fn generate_solve_prints_the_walkthrough_after_the_level() {
 }
 
 #[test]
-fn solve_reports_an_unsolvable_level_with_exit_2() {
+fn solve_reports_an_unsolvable_level_with_exit_3() {
     let dir = tempfile::tempdir().expect("tmp");
     let path = level_file(dir.path(), "keys_and_locks", 1);
     let mut v: serde_json::Value =
@@ -120,7 +120,7 @@ fn solve_reports_an_unsolvable_level_with_exit_2() {
     }
     std::fs::write(&path, v.to_string()).expect("write");
     let out = df(&["solve", &path]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(3));
     let stdout = text(&out.stdout);
     assert!(stdout.contains("NOT SOLVABLE"), "{stdout}");
     assert!(
@@ -201,4 +201,23 @@ fn solve_refuses_bad_files_with_a_diagnostic() {
     ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("solve::read"));
+}
+
+#[test]
+fn solve_refuses_a_level_whose_first_room_is_not_the_entrance() {
+    // The solver used to start from whatever room came first and invent
+    // reasons for what it found.
+    let dir = tempfile::tempdir().expect("tmp");
+    let path = level_file(dir.path(), "fork", 1);
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("json");
+    let rooms = v["rooms"].as_array_mut().expect("rooms");
+    rooms.swap(0, 1);
+    std::fs::write(&path, v.to_string()).expect("write");
+    let out = df(&["solve", &path]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("solve::bad-level"), "{err}");
+    assert!(err.contains("is its entrance"), "{err}");
+    assert!(out.stdout.is_empty());
 }

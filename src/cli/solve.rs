@@ -19,7 +19,7 @@ pub struct Args {
 pub const MAX_LEVEL_BYTES: usize = 256 * 1024 * 1024;
 
 /// Reads the level and prints the solver's report. Exit 0 when solvable,
-/// 2 when not, 1 when the file cannot be read.
+/// [`NOT_SOLVABLE`] when not, 1 when the file is not a level.
 pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
     let shown = args.level.display();
     let unread = |why: String| {
@@ -31,12 +31,18 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
     let bytes = crate::files::read_bounded(&args.level, MAX_LEVEL_BYTES, "solve::too-large")
         .map_err(|d| unread(d.message))?;
     let text = String::from_utf8(bytes).map_err(|e| unread(e.to_string()))?;
-    let level = Level::from_json(&text).map_err(|e| {
+    let not_a_level = |e: String| {
         vec![
             Diagnostic::error("solve::bad-level", format!("{shown}: {e}"))
                 .help("pass a `dungeonflow-level/1` file written by `dungeonflow generate FLOW -o level.json`"),
         ]
-    })?;
+    };
+    let level = Level::from_json(&text).map_err(|e| not_a_level(e.to_string()))?;
+    // The solver walks from the first room: a file edited by hand may
+    // have put another room there.
+    level
+        .check_entrance()
+        .map_err(|e| not_a_level(e.to_string()))?;
     let analysis = analyse(&Puzzle::from_level(&level));
     super::out::stdout(analysis.report(&title(&level)))?;
     Ok(exit_code(&analysis))
@@ -53,11 +59,15 @@ pub fn title(level: &Level) -> String {
     )
 }
 
-/// 0 when solvable, 2 when not.
+/// The exit code of a level that is not solvable: 3, apart from clap's 2
+/// for a wrong command line.
+pub const NOT_SOLVABLE: u8 = 3;
+
+/// 0 when solvable, [`NOT_SOLVABLE`] when not.
 pub fn exit_code(analysis: &Analysis) -> ExitCode {
     if analysis.solvable {
         ExitCode::SUCCESS
     } else {
-        ExitCode::from(2)
+        ExitCode::from(NOT_SOLVABLE)
     }
 }

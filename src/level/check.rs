@@ -10,7 +10,19 @@ use super::{ConnectionKind, Level};
 pub struct LevelError(pub String);
 
 impl Level {
-    /// Checks every invariant: tile count; unique room ids; room cells inside
+    /// Checks that the first room, where the player starts, is the entrance.
+    pub fn check_entrance(&self) -> Result<(), LevelError> {
+        match self.rooms.first() {
+            Some(first) if first.category != "entrance" => Err(LevelError(format!(
+                "the first room `{}` is a `{}` room: the first room of a level is its entrance",
+                first.id, first.category
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    /// Checks every invariant: tile count; the first room is the entrance;
+    /// unique room ids; room cells inside
     /// the map and never shared; each connection path 4-connected, walkable,
     /// running from (or next to) `from` to `to` and crossing no third room;
     /// every room reachable from the first room (one-way doors honoured);
@@ -25,6 +37,7 @@ impl Level {
                 self.height
             ));
         }
+        self.check_entrance()?;
         let mut index: BTreeMap<&str, usize> = BTreeMap::new();
         for (i, r) in self.rooms.iter().enumerate() {
             if index.insert(&r.id, i).is_some() {
