@@ -1,6 +1,6 @@
 //! dungeonflow: generate game dungeons from flow graphs and room templates.
 //!
-//! The pipeline (see the README's design section):
+//! The pipeline (see ARCHITECTURE.md):
 //! load ([`project`]) → validate ([`flow::validate_flow`]) → expand → decompose →
 //! lay out → assemble → render. Every stage is a module with one entry point and
 //! plain data between stages.

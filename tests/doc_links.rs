@@ -1,6 +1,7 @@
-//! Every relative link of the README and of `docs/*.md` resolves inside the
-//! repository (a file or folder that exists, and for `#anchor` a heading of
-//! that file), and no document points outside the repository.
+//! Every relative link of the README, ARCHITECTURE.md, CHANGELOG.md and
+//! `docs/*.md` resolves inside the repository (a file or folder that exists,
+//! and for `#anchor` a heading of that file), and no document points outside
+//! the repository.
 
 use std::path::{Path, PathBuf};
 
@@ -48,7 +49,10 @@ fn links(text: &str) -> Vec<String> {
 
 fn documents() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut docs = vec![root.join("README.md")];
+    let mut docs: Vec<PathBuf> = ["README.md", "ARCHITECTURE.md", "CHANGELOG.md"]
+        .iter()
+        .map(|name| root.join(name))
+        .collect();
     let mut more: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
         .expect("docs/")
         .map(|e| e.expect("entry").path())
@@ -102,6 +106,26 @@ fn relative_links_resolve_inside_the_repository() {
         }
     }
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+#[test]
+fn every_top_level_document_is_checked() {
+    let names: Vec<String> = documents()
+        .iter()
+        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
+    for name in [
+        "README.md",
+        "ARCHITECTURE.md",
+        "CHANGELOG.md",
+        "guide.md",
+        "formats.md",
+    ] {
+        assert!(
+            names.iter().any(|n| n == name),
+            "{name} is not checked: {names:?}"
+        );
+    }
 }
 
 #[test]

@@ -414,7 +414,7 @@ fn a_thousand_room_graph_whose_loops_share_no_room_lays_out() {
     use scaling::{Loops, scaling_flow};
 
     // 1,000 rooms, 100 loops (generator seed 100,002, the hardest of the
-    // five graphs of 1,000 rooms the README measures): before the budgets
+    // five graphs of 1,000 rooms docs/performance.md measures): before the budgets
     // grew with crowding, seeds 0 to 3 failed all 50 layout attempts.
     if !suite::full() {
         suite::note("the 1,000-room layout test runs in the full suite (CI or DUNGEONFLOW_FULL=1)");

@@ -1,5 +1,5 @@
 //! Every bundled flow pinned at fixed seeds through the public snapshot API,
-//! exactly as the README's "Snapshot-test your flows" section shows users.
+//! exactly as the guide's "Snapshot-test your flows" section shows users.
 
 use dungeonflow::Project;
 

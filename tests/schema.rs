@@ -104,7 +104,7 @@ fn every_bundled_flow_and_room_file_validates() {
 /// Every complete YAML example of the documentation (not those with a line `...`).
 fn documented_examples() -> Vec<(String, Kind, String)> {
     let mut out = Vec::new();
-    for doc in ["docs/formats.md", "README.md"] {
+    for doc in ["docs/formats.md", "docs/guide.md", "README.md"] {
         let text = std::fs::read_to_string(root().join(doc)).expect("readable");
         for (i, block) in text.split("```yaml\n").skip(1).enumerate() {
             let block = block.split("```").next().unwrap_or_default();

@@ -1,6 +1,6 @@
 //! The Binding of Isaac floor generator (`generator: isaac`): the original
 //! game's 9x8 floor plan, Rebirth's 13x13 plan with large rooms, and the
-//! Curse of the Labyrinth. The rules are in the README's "Isaac floors"
+//! Curse of the Labyrinth. The rules are in the guide's "Isaac floors"
 //! section.
 //!
 //! [`plan`] makes the cell plan; [`rasterise`] turns it into a [`Level`]

@@ -96,7 +96,7 @@ impl Shape {
         })
     }
 
-    /// A short name for templates and the README (`1x1`, `2x2`, `L-tl`...).
+    /// A short name for templates and the guide (`1x1`, `2x2`, `L-tl`...).
     pub fn name(self) -> &'static str {
         match self {
             Shape::Single => "1x1",
