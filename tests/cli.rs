@@ -477,3 +477,47 @@ fn fifos_devices_and_folder_loops_in_a_project_end_with_a_diagnostic() {
         assert!(err.contains("not a regular file"), "{args:?}: {err}");
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn a_read_only_output_is_kept_and_a_dangling_link_is_followed() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("tmp");
+    // A read-only file was replaced by the level (and changed owner).
+    let kept = dir.path().join("kept.json");
+    std::fs::write(&kept, "mine").expect("written");
+    std::fs::set_permissions(&kept, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+    let out = df(&[
+        "generate",
+        "fork",
+        "--seed",
+        "1",
+        "-o",
+        &kept.display().to_string(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("io::read-only"), "{err}");
+    assert_eq!(std::fs::read_to_string(&kept).expect("still there"), "mine");
+    // A link to a file not made yet: the level goes where it points and
+    // the link stays a link.
+    std::fs::create_dir(dir.path().join("there")).expect("folder");
+    let link = dir.path().join("link.json");
+    std::os::unix::fs::symlink("there/level.json", &link).expect("link");
+    let out = df(&[
+        "generate",
+        "fork",
+        "--seed",
+        "1",
+        "-o",
+        &link.display().to_string(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(link.is_symlink());
+    let level = std::fs::read_to_string(dir.path().join("there/level.json")).expect("made");
+    assert!(level.contains("dungeonflow-level/1"));
+}

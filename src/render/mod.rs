@@ -143,7 +143,8 @@ pub fn write_rendered(path: &Path, rendered: &Rendered) -> Result<(), Diagnostic
 /// Writes `bytes` to `path` atomically: a temporary file in the same folder,
 /// renamed over the target, so a reader never sees a half-written file. A
 /// symbolic link to a file is followed (the link stays, its file is
-/// replaced); a device, pipe or socket (`-o /dev/null`, a FIFO) is written
+/// replaced or, when the link dangles, made where it points); a read-only
+/// file is refused, never replaced; a device, pipe or socket (`-o /dev/null`, a FIFO) is written
 /// in place, since renaming a file over it would replace the device itself.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Diagnostic> {
     use std::io::Write;
@@ -158,7 +159,19 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Diagnostic> {
                 .map_err(fail)?;
             return out.write_all(bytes).map_err(fail);
         }
+        Ok(meta) if meta.is_file() && meta.permissions().readonly() => {
+            return Err(Diagnostic::error(
+                "io::read-only",
+                format!("{} is read-only: it was left as it is", path.display()),
+            )
+            .help("remove its write protection, or write the level to another file"));
+        }
         Ok(meta) if meta.is_file() => std::fs::canonicalize(path).map_err(fail)?,
+        // A link to a file not made yet: the file is made where it points.
+        Err(_) if path.is_symlink() => {
+            let target = std::fs::read_link(path).map_err(fail)?;
+            path.parent().unwrap_or(Path::new("")).join(target)
+        }
         _ => path.to_path_buf(),
     };
     let path = resolved.as_path();
