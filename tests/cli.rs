@@ -478,6 +478,18 @@ fn fifos_devices_and_folder_loops_in_a_project_end_with_a_diagnostic() {
     }
 }
 
+/// `generate fork --seed 1 -o PATH`.
+fn generate_to(path: &std::path::Path) -> std::process::Output {
+    df(&[
+        "generate",
+        "fork",
+        "--seed",
+        "1",
+        "-o",
+        &path.display().to_string(),
+    ])
+}
+
 #[cfg(unix)]
 #[test]
 fn a_read_only_output_is_kept_and_a_dangling_link_is_followed() {
@@ -487,14 +499,7 @@ fn a_read_only_output_is_kept_and_a_dangling_link_is_followed() {
     let kept = dir.path().join("kept.json");
     std::fs::write(&kept, "mine").expect("written");
     std::fs::set_permissions(&kept, std::fs::Permissions::from_mode(0o444)).expect("chmod");
-    let out = df(&[
-        "generate",
-        "fork",
-        "--seed",
-        "1",
-        "-o",
-        &kept.display().to_string(),
-    ]);
+    let out = generate_to(&kept);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("io::read-only"), "{err}");
@@ -504,14 +509,7 @@ fn a_read_only_output_is_kept_and_a_dangling_link_is_followed() {
     std::fs::create_dir(dir.path().join("there")).expect("folder");
     let link = dir.path().join("link.json");
     std::os::unix::fs::symlink("there/level.json", &link).expect("link");
-    let out = df(&[
-        "generate",
-        "fork",
-        "--seed",
-        "1",
-        "-o",
-        &link.display().to_string(),
-    ]);
+    let out = generate_to(&link);
     assert!(
         out.status.success(),
         "{}",
