@@ -42,8 +42,10 @@ pub struct Imported {
     pub rooms: String,
 }
 
+/// An error in the Edgar input `file`, named in the message (most point
+/// at no line of it).
 fn err(file: &Arc<SourceFile>, msg: impl Into<String>) -> Diagnostic {
-    Diagnostic::error("edgar::format", msg).in_file(file)
+    Diagnostic::error("edgar::format", format!("{}: {}", file.name, msg.into())).in_file(file)
 }
 
 fn get<'a>(node: &'a Node, key: &str) -> Option<&'a Node> {

@@ -8,13 +8,31 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, SourceFile};
 use crate::yaml::MAX_FILE_BYTES;
 
 /// Reads at most `limit` bytes of the regular file at `path`. A file that
 /// is not regular, cannot be read or holds more than `limit` bytes is an
 /// error; `code` names the error of a file too large.
 pub fn read_bounded(path: &Path, limit: usize, code: &'static str) -> Result<Vec<u8>, Diagnostic> {
+    read_bounded_unnamed(path, limit, code).map_err(|d| named(d, path))
+}
+
+/// Names the file `path` in a diagnostic about it (a file with no text:
+/// the diagnostic points at no line), so that `--format json` gives its
+/// `file`.
+fn named(d: Diagnostic, path: &Path) -> Diagnostic {
+    if d.file.is_some() {
+        return d;
+    }
+    d.in_file(&SourceFile::new(path.display().to_string(), String::new()))
+}
+
+fn read_bounded_unnamed(
+    path: &Path,
+    limit: usize,
+    code: &'static str,
+) -> Result<Vec<u8>, Diagnostic> {
     let shown = path.display();
     let io = |e: std::io::Error| Diagnostic::error("io::read", format!("cannot read {shown}: {e}"));
     let meta = std::fs::metadata(path).map_err(io)?;
@@ -58,15 +76,18 @@ pub fn read_bounded(path: &Path, limit: usize, code: &'static str) -> Result<Vec
 pub fn read_text(path: &Path) -> Result<String, Diagnostic> {
     let bytes = read_bounded(path, MAX_FILE_BYTES, "yaml::too-large")?;
     String::from_utf8(bytes).map_err(|e| {
-        Diagnostic::error(
-            "io::not-utf8",
-            format!(
-                "{} is not UTF-8 text (byte {})",
-                path.display(),
-                e.utf8_error().valid_up_to()
-            ),
+        named(
+            Diagnostic::error(
+                "io::not-utf8",
+                format!(
+                    "{} is not UTF-8 text (byte {})",
+                    path.display(),
+                    e.utf8_error().valid_up_to()
+                ),
+            )
+            .help("save the file as UTF-8"),
+            path,
         )
-        .help("save the file as UTF-8")
     })
 }
 
@@ -121,6 +142,24 @@ mod tests {
             read_bounded(&file, 65, "x").expect("at the limit").len(),
             65
         );
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_used_is_named_in_its_diagnostic() {
+        // `validate --format json` gave `file: null` for these.
+        let dir = scratch("named");
+        let latin = dir.join("latin1.yaml");
+        std::fs::write(&latin, b"name: caf\xe9\n").expect("written");
+        for (path, code) in [
+            (&latin, "io::not-utf8"),
+            (&dir.join("missing.yaml"), "io::read"),
+        ] {
+            let d = read_text(path).expect_err("unusable");
+            assert_eq!(d.code, code);
+            let (file, _, _) = d.location().expect("a file");
+            assert_eq!(file, path.display().to_string());
+        }
         std::fs::remove_dir_all(dir).ok();
     }
 
