@@ -18,7 +18,13 @@ use std::fmt::Write;
 use std::sync::Arc;
 
 use crate::diag::{Diagnostic, SourceFile};
+use crate::flow::MAX_EXPANDED_ROOMS;
+use crate::rooms::MAX_SIDE;
 use crate::yaml::{Node, Value, parse};
+
+/// Widest door (`doorLength`) and farthest `cornerDistance` imported: both
+/// count tiles along a side, which is at most [`MAX_SIDE`] long.
+const MAX_DOOR: i32 = MAX_SIDE as i32;
 
 /// A room shape: outline and door mode.
 #[derive(Clone, Debug)]
@@ -104,6 +110,14 @@ fn read_shapes(
     let corner_distance = int(mode.and_then(|m| get(m, "cornerDistance")))
         .unwrap_or(1)
         .max(0);
+    if door_length > MAX_DOOR || corner_distance > MAX_DOOR {
+        return Err(err(
+            file,
+            format!(
+                "`doorLength` {door_length} or `cornerDistance` {corner_distance} is over {MAX_DOOR} tiles, the longest side of a room"
+            ),
+        ));
+    }
     let Some(Value::Map(descs)) = get(set, "roomDescriptions").map(|n| &n.value) else {
         return Err(err(file, "no `roomDescriptions`"));
     };
@@ -120,6 +134,18 @@ fn read_shapes(
             return Err(err(
                 file,
                 format!("shape `{name}` has fewer than 4 corners"),
+            ));
+        }
+        let side = MAX_SIDE as i32;
+        if outline
+            .iter()
+            .any(|&(x, y)| !(0..=side).contains(&x) || !(0..=side).contains(&y))
+        {
+            return Err(err(
+                file,
+                format!(
+                    "shape `{name}` has a corner outside 0..{side}: a room's art is at most {side}x{side} tiles, from (0, 0)"
+                ),
             ));
         }
         out.insert(
@@ -244,6 +270,11 @@ fn door_positions(
     exits
 }
 
+/// `s` as a double-quoted YAML string (JSON's escapes are YAML's).
+fn yaml_string(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_owned())
+}
+
 fn slug(s: &str) -> String {
     s.chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
@@ -255,11 +286,12 @@ pub fn import(
     graph: &Arc<SourceFile>,
     room_sets: &[Arc<SourceFile>],
 ) -> Result<Imported, Diagnostic> {
-    let name = std::path::Path::new(&graph.name)
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("edgar")
-        .to_owned();
+    let name = slug(
+        std::path::Path::new(&graph.name)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("edgar"),
+    );
     let quoted = SourceFile::new(graph.name.clone(), quote_sequence_keys(&graph.text));
     let root = parse(&quoted)?;
     let mut sets: BTreeMap<String, BTreeMap<String, Shape>> = BTreeMap::new();
@@ -279,6 +311,14 @@ pub fn import(
         int(range.and_then(|r| get(r, "from"))).unwrap_or(0),
         int(range.and_then(|r| get(r, "to"))).ok_or_else(|| err(graph, "no `roomsRange.to`"))?,
     );
+    if from < 0 || to < from || i64::from(to) - i64::from(from) >= MAX_EXPANDED_ROOMS as i64 {
+        return Err(err(
+            graph,
+            format!(
+                "`roomsRange` {from}..{to} is not a range of 1 to {MAX_EXPANDED_ROOMS} rooms from 0 up"
+            ),
+        ));
+    }
     let default_set = items(get(&root, "defaultRoomShapes"))
         .iter()
         .find_map(|s| match get(s, "setName").map(|n| &n.value) {
@@ -286,6 +326,16 @@ pub fn import(
             _ => None,
         })
         .unwrap_or_else(|| "custom".to_owned());
+    if !sets.contains_key(&default_set) {
+        let known: Vec<&str> = sets.keys().map(String::as_str).collect();
+        return Err(err(
+            graph,
+            format!(
+                "the default room set `{default_set}` is in none of the room sets given ({})",
+                known.join(", ")
+            ),
+        ));
+    }
     // A shape name resolves in the graph's default set first, then its own
     // custom set, then any other set.
     let mut order: Vec<&String> = sets.keys().collect();
@@ -322,7 +372,14 @@ pub fn import(
     let mut edges: Vec<(i32, i32)> = Vec::new();
     for p in items(get(&root, "passages")) {
         if let [a, b] = items(Some(p)) {
-            edges.push((int(Some(a)).unwrap_or(-1), int(Some(b)).unwrap_or(-1)));
+            let (a, b) = (int(Some(a)).unwrap_or(-1), int(Some(b)).unwrap_or(-1));
+            if ![a, b].iter().all(|r| (from..=to).contains(r)) {
+                return Err(err(
+                    graph,
+                    format!("passage [{a}, {b}] names a room outside `roomsRange` {from}..{to}"),
+                ));
+            }
+            edges.push((a, b));
         }
     }
     // Spanning tree from the first room; other passages close loops.
@@ -353,9 +410,14 @@ pub fn import(
             loops.push((a, b));
         }
     }
+    // The name and the file's name are written as quoted YAML strings.
     let mut flow = format!(
-        "name: {name}\ndescription: Imported from Edgar's benchmark input {}.\nlayout: {{ reuse_templates: true }}\nnodes:\n",
-        graph.name
+        "name: {}\ndescription: {}\nlayout: {{ reuse_templates: true }}\nnodes:\n",
+        yaml_string(&name),
+        yaml_string(&format!(
+            "Imported from Edgar's benchmark input {}.",
+            graph.name
+        ))
     );
     for r in from..=to {
         let shapes = allowed.get(&r).unwrap_or(&default_shapes);

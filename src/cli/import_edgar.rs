@@ -4,7 +4,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::diag::{Diagnostic, SourceFile};
+use crate::edgar::Imported;
 use crate::project::read_text;
+use crate::project::{FileKind, Project, Source};
 use crate::render::write_atomic;
 
 /// Arguments of `import-edgar`.
@@ -29,6 +31,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
     let graph = load(&args.graph)?;
     let rooms = args.rooms.iter().map(load).collect::<Result<Vec<_>, _>>()?;
     let imported = crate::edgar::import(&graph, &rooms).map_err(|d| vec![d])?;
+    refuse_invalid(&imported, &args.graph)?;
     for (dir, file, text) in [
         ("flows", format!("{}.yaml", imported.name), &imported.flow),
         (
@@ -54,4 +57,44 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
         args.output.display()
     ));
     Ok(ExitCode::SUCCESS)
+}
+
+/// Validates the flow and room files an import would write, as `validate`
+/// would once they are written: an input that converts to files the
+/// engine refuses is an error, and nothing is written.
+fn refuse_invalid(imported: &Imported, graph: &std::path::Path) -> Result<(), Vec<Diagnostic>> {
+    let source = |dir: &str, file: String, text: &str, kind| Source {
+        file: SourceFile::new(format!("{dir}/{file}"), text),
+        kind,
+        bundled: false,
+    };
+    let project = Project::from_layers(vec![vec![
+        source(
+            "rooms",
+            format!("{}_rooms.yaml", imported.name),
+            &imported.rooms,
+            FileKind::Room,
+        ),
+        source(
+            "flows",
+            format!("{}.yaml", imported.name),
+            &imported.flow,
+            FileKind::Flow,
+        ),
+    ]]);
+    if !project.has_errors() {
+        return Ok(());
+    }
+    let mut diags = vec![
+        Diagnostic::error(
+            "edgar::invalid-import",
+            format!(
+                "{} converts to a flow and rooms that do not validate; nothing was written",
+                graph.display()
+            ),
+        )
+        .help("the problems below are in the files the import would write; fix the Edgar input"),
+    ];
+    diags.extend(project.diagnostics.into_iter().filter(Diagnostic::is_error));
+    Err(diags)
 }

@@ -6,6 +6,7 @@ mod library;
 mod load;
 mod model;
 
+pub use art::MAX_SIDE;
 pub use library::RoomLibrary;
 pub use load::load_room_file;
 pub use model::{Exit, ExitCounts, ExitKind, RoomTemplate, Tile};
