@@ -82,6 +82,10 @@ fn decode_fields(d: &mut Decoder, mut f: Fields) -> Option<RoomTemplate> {
     f.finish(d, "a room template", ROOM_FIELDS);
 
     let art = art_node.and_then(|n| {
+        // The rows of a block cut short would give errors at the wrong line.
+        if !art_block_whole(d, n.span.start) {
+            return None;
+        }
         let text = d.string(n, "`art`")?;
         parse_art(d, &text.value, n.span.clone(), &legend)
     })?;
@@ -107,6 +111,51 @@ fn decode_fields(d: &mut Decoder, mut f: Fields) -> Option<RoomTemplate> {
             span: name.span,
         },
     })
+}
+
+/// Reports an art row indented less than the rows above it and starting
+/// with `#` (a wall at the left edge), when more art follows it: YAML ends
+/// the `art: |` block there and reads the row as a comment, so the art
+/// loses its rows from there on and the errors that follow would point
+/// at the wrong line. `start` is where the art's value starts (its `|`).
+/// Returns whether the block is whole.
+fn art_block_whole(d: &mut Decoder, start: usize) -> bool {
+    let text = &d.file.text;
+    let Some(first) = text[start..].find('\n').map(|i| start + i + 1) else {
+        return true;
+    };
+    let indent = |line: &str| line.len() - line.trim_start_matches(' ').len();
+    let mut lines = text[first..].split_inclusive('\n').scan(first, |at, line| {
+        let here = *at;
+        *at += line.len();
+        Some((here, line.trim_end_matches(['\n', '\r'])))
+    });
+    let Some((_, row)) = lines.next() else {
+        return true;
+    };
+    let block = indent(row);
+    for (at, line) in lines.by_ref() {
+        if line.trim().is_empty() || indent(line) >= block {
+            continue;
+        }
+        let more_art = text[at + line.len()..]
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .is_some_and(|next| indent(next) >= block && !next.trim_end().ends_with(':'));
+        if line.trim_start().starts_with('#') && more_art {
+            let (from, to) = (at, at + line.len());
+            d.error(
+                "room::art-indent",
+                from..to,
+                "this art row is indented less than the rows above it",
+                "YAML ends the `art: |` block here and reads this row as a comment",
+                format!("indent every row of the art by {block} spaces, like the first"),
+            );
+            return false;
+        }
+        return true;
+    }
+    true
 }
 
 fn f_span(n: Option<&Node>) -> std::ops::Range<usize> {
