@@ -70,3 +70,109 @@ fn alias_bomb_fails_fast_with_a_limit_diagnostic() {
     assert!(flow.is_none());
     assert_eq!(diags[0].code, "yaml::limit");
 }
+
+/// Level JSON of two bundled flows (one with keys and locks), as
+/// `generate -o level.json` writes it.
+fn level_corpus() -> &'static [String] {
+    static LEVELS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    LEVELS.get_or_init(|| {
+        let project = Project::bundled();
+        ["keys_and_locks", "fork"]
+            .iter()
+            .map(|name| {
+                let level = project.generate(name, 1).expect("a bundled flow lays out");
+                serde_json::to_string(&level).expect("a level serialises")
+            })
+            .collect()
+    })
+}
+
+/// The leaves (numbers, strings, booleans, nulls) of a JSON value, in order.
+fn leaves(v: &mut serde_json::Value) -> Vec<&mut serde_json::Value> {
+    match v {
+        serde_json::Value::Array(items) => items.iter_mut().flat_map(leaves).collect(),
+        serde_json::Value::Object(map) => map.values_mut().flat_map(leaves).collect(),
+        leaf => vec![leaf],
+    }
+}
+
+/// A replacement for `leaf`, mostly of its own type (so that the level
+/// still reads and reaches the checks and the solver): other ids, numbers
+/// out of range, and now and then another type.
+fn replacement(leaf: &serde_json::Value, k: usize) -> serde_json::Value {
+    use serde_json::{Value, json};
+    let strings = ["", "start", "boss", "entrance", "key", "door", "red"];
+    let numbers = [
+        json!(-1),
+        json!(0),
+        json!(1_000_000_000),
+        json!(4_294_967_296u64),
+        json!(7),
+    ];
+    let others = [
+        json!(null),
+        json!([]),
+        json!({}),
+        json!(true),
+        json!([[0, 0]]),
+    ];
+    match leaf {
+        _ if k % 8 == 7 => others[k % others.len()].clone(),
+        Value::String(_) => json!(strings[k % strings.len()]),
+        Value::Number(_) => numbers[k % numbers.len()].clone(),
+        Value::Bool(b) => json!(!b),
+        _ => others[k % others.len()].clone(),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: if suite::full() { 512 } else { 48 }, ..ProptestConfig::default() })]
+
+    /// What `solve` does with a level file: read it, check its entrance,
+    /// solve it. A level with some values replaced (ids, coordinates,
+    /// types) is refused or solved, never a panic.
+    #[test]
+    fn edited_level_json_never_panics_the_reader_or_the_solver(file in 0usize..2, edits in proptest::collection::vec((0usize..100_000, 0usize..64), 1..4)) {
+        use dungeonflow::level::Level;
+        use dungeonflow::puzzle::{Puzzle, analyse};
+        let mut value: serde_json::Value =
+            serde_json::from_str(&level_corpus()[file]).expect("a level is JSON");
+        for (at, with) in edits {
+            let mut all = leaves(&mut value);
+            let n = all.len();
+            let leaf = &mut all[at % n];
+            **leaf = replacement(leaf, with);
+        }
+        if let Ok(level) = Level::from_json(&value.to_string()) {
+            let _ = level.check();
+            if level.check_entrance().is_ok() {
+                let _ = analyse(&Puzzle::from_level(&level));
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: if suite::full() { 256 } else { 32 }, ..ProptestConfig::default() })]
+
+    /// What `solve` does with a level file: read it, check its entrance,
+    /// solve it. A mutated level is refused or solved, never a panic.
+    #[test]
+    fn mutated_level_json_never_panics_the_reader_or_the_solver(file in 0usize..2, cut in 0usize..200_000, len in 0usize..48, junk in "[\\[\\]{}:,\"0-9a-z -]{0,12}") {
+        use dungeonflow::level::Level;
+        use dungeonflow::puzzle::{Puzzle, analyse};
+        let levels = level_corpus();
+        let mut bytes = levels[file].as_bytes().to_vec();
+        let at = cut % (bytes.len() + 1);
+        let end = (at + len).min(bytes.len());
+        bytes.splice(at..end, junk.bytes());
+        if let Ok(text) = String::from_utf8(bytes)
+            && let Ok(level) = Level::from_json(&text)
+        {
+            let _ = level.check();
+            if level.check_entrance().is_ok() {
+                let _ = analyse(&Puzzle::from_level(&level));
+            }
+        }
+    }
+}
