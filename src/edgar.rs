@@ -48,6 +48,17 @@ pub struct Imported {
     pub rooms: String,
 }
 
+impl Imported {
+    /// The files of the import as `(folder, file name, text)`, in the
+    /// project folder: `flows/NAME.yaml` and `rooms/NAME_rooms.yaml`.
+    pub fn files(&self) -> [(&'static str, String, &str); 2] {
+        [
+            ("flows", format!("{}.yaml", self.name), &self.flow),
+            ("rooms", format!("{}_rooms.yaml", self.name), &self.rooms),
+        ]
+    }
+}
+
 /// An error in the Edgar input `file`, named in the message (most point
 /// at no line of it).
 fn err(file: &Arc<SourceFile>, msg: impl Into<String>) -> Diagnostic {

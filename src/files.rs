@@ -22,9 +22,6 @@ pub fn read_bounded(path: &Path, limit: usize, code: &'static str) -> Result<Vec
 /// the diagnostic points at no line), so that `--format json` gives its
 /// `file`.
 fn named(d: Diagnostic, path: &Path) -> Diagnostic {
-    if d.file.is_some() {
-        return d;
-    }
     d.in_file(&SourceFile::new(path.display().to_string(), String::new()))
 }
 

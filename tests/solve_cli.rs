@@ -23,6 +23,14 @@ fn level_file(dir: &std::path::Path, flow: &str, seed: u64) -> String {
     path
 }
 
+/// Rewrites the level JSON at `path` as `edit` changes it.
+fn edit_level(path: &str, edit: impl FnOnce(&mut serde_json::Value)) {
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("read")).expect("json");
+    edit(&mut v);
+    std::fs::write(path, v.to_string()).expect("write");
+}
+
 #[test]
 fn solve_prints_the_walkthrough_of_generated_levels() {
     let dir = tempfile::tempdir().expect("tmp");
@@ -110,15 +118,14 @@ fn generate_solve_prints_the_walkthrough_after_the_level() {
 fn solve_reports_an_unsolvable_level_with_exit_3() {
     let dir = tempfile::tempdir().expect("tmp");
     let path = level_file(dir.path(), "keys_and_locks", 1);
-    let mut v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("json");
-    // Move the red key into the ossuary, behind the red door.
-    for item in v["items"].as_array_mut().expect("items") {
-        if item["id"] == "red" {
-            item["room"] = "ossuary".into();
+    edit_level(&path, |v| {
+        // Move the red key into the ossuary, behind the red door.
+        for item in v["items"].as_array_mut().expect("items") {
+            if item["id"] == "red" {
+                item["room"] = "ossuary".into();
+            }
         }
-    }
-    std::fs::write(&path, v.to_string()).expect("write");
+    });
     let out = df(&["solve", &path]);
     assert_eq!(out.status.code(), Some(3));
     let stdout = text(&out.stdout);
@@ -209,11 +216,9 @@ fn solve_refuses_a_level_whose_first_room_is_not_the_entrance() {
     // reasons for what it found.
     let dir = tempfile::tempdir().expect("tmp");
     let path = level_file(dir.path(), "fork", 1);
-    let mut v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("json");
-    let rooms = v["rooms"].as_array_mut().expect("rooms");
-    rooms.swap(0, 1);
-    std::fs::write(&path, v.to_string()).expect("write");
+    edit_level(&path, |v| {
+        v["rooms"].as_array_mut().expect("rooms").swap(0, 1)
+    });
     let out = df(&["solve", &path]);
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);

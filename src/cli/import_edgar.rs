@@ -5,8 +5,7 @@ use std::process::ExitCode;
 
 use crate::diag::{Diagnostic, SourceFile};
 use crate::edgar::Imported;
-use crate::project::read_text;
-use crate::project::{FileKind, Project, Source};
+use crate::project::{FileKind, Project, Source, read_text};
 use crate::render::write_atomic;
 
 /// Arguments of `import-edgar`.
@@ -32,14 +31,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
     let rooms = args.rooms.iter().map(load).collect::<Result<Vec<_>, _>>()?;
     let imported = crate::edgar::import(&graph, &rooms).map_err(|d| vec![d])?;
     refuse_invalid(&imported, &args.graph)?;
-    for (dir, file, text) in [
-        ("flows", format!("{}.yaml", imported.name), &imported.flow),
-        (
-            "rooms",
-            format!("{}_rooms.yaml", imported.name),
-            &imported.rooms,
-        ),
-    ] {
+    for (dir, file, text) in imported.files() {
         let folder = args.output.join(dir);
         std::fs::create_dir_all(&folder).map_err(|e| {
             vec![Diagnostic::error(
@@ -63,25 +55,20 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
 /// would once they are written: an input that converts to files the
 /// engine refuses is an error, and nothing is written.
 fn refuse_invalid(imported: &Imported, graph: &std::path::Path) -> Result<(), Vec<Diagnostic>> {
-    let source = |dir: &str, file: String, text: &str, kind| Source {
-        file: SourceFile::new(format!("{dir}/{file}"), text),
-        kind,
-        bundled: false,
-    };
-    let project = Project::from_layers(vec![vec![
-        source(
-            "rooms",
-            format!("{}_rooms.yaml", imported.name),
-            &imported.rooms,
-            FileKind::Room,
-        ),
-        source(
-            "flows",
-            format!("{}.yaml", imported.name),
-            &imported.flow,
-            FileKind::Flow,
-        ),
-    ]]);
+    let sources = imported
+        .files()
+        .into_iter()
+        .map(|(dir, file, text)| Source {
+            file: SourceFile::new(format!("{dir}/{file}"), text),
+            kind: if dir == "rooms" {
+                FileKind::Room
+            } else {
+                FileKind::Flow
+            },
+            bundled: false,
+        })
+        .collect();
+    let project = Project::from_layers(vec![sources]);
     if !project.has_errors() {
         return Ok(());
     }

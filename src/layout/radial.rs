@@ -6,11 +6,12 @@
 //! radius grows with the square root of the rooms inside it (so every ring
 //! has the area its rooms need) and no more than a corridor's reach from
 //! the ring inside it (inner rings are pushed outward so that the outer
-//! ones, where a bushy tree's rooms are, get their area), each subtree keeps a sector of angles in
-//! proportion to its rooms (so subtrees never compete for ground). The
-//! rooms are then placed depth by depth, each against its parent's door
-//! when that lands near its target, else a corridor away, as near its
-//! target as a corridor within the flow's bound reaches.
+//! ones, where a bushy tree's rooms are, get their area), each subtree
+//! keeps a sector of angles in proportion to its rooms (so subtrees never
+//! compete for ground). The rooms are then placed depth by depth, each
+//! against its parent's door when that lands near its target, else a
+//! corridor away, as near its target as a corridor within the flow's bound
+//! reaches.
 
 use std::collections::VecDeque;
 use std::f64::consts::TAU;

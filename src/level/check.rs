@@ -22,11 +22,10 @@ impl Level {
     }
 
     /// Checks every invariant: tile count; the first room is the entrance;
-    /// unique room ids; room cells inside
-    /// the map and never shared; each connection path 4-connected, walkable,
-    /// running from (or next to) `from` to `to` and crossing no third room;
-    /// every room reachable from the first room (one-way doors honoured);
-    /// items inside their rooms.
+    /// unique room ids; room cells inside the map and never shared; each
+    /// connection path 4-connected, walkable, running from (or next to)
+    /// `from` to `to` and crossing no third room; every room reachable from
+    /// the first room (one-way doors honoured); items inside their rooms.
     pub fn check(&self) -> Result<(), LevelError> {
         let fail = |m: String| Err(LevelError(m));
         if self.tiles.len() != (self.width.max(0) * self.height.max(0)) as usize {

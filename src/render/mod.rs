@@ -144,8 +144,9 @@ pub fn write_rendered(path: &Path, rendered: &Rendered) -> Result<(), Diagnostic
 /// renamed over the target, so a reader never sees a half-written file. A
 /// symbolic link to a file is followed (the link stays, its file is
 /// replaced or, when the link dangles, made where it points); a read-only
-/// file is refused, never replaced; a device, pipe or socket (`-o /dev/null`, a FIFO) is written
-/// in place, since renaming a file over it would replace the device itself.
+/// file is refused, never replaced; a device, pipe or socket (`-o
+/// /dev/null`, a FIFO) is written in place, since renaming a file over it
+/// would replace the device itself.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Diagnostic> {
     use std::io::Write;
     let fail = |e: std::io::Error| {

@@ -134,28 +134,25 @@ fn art_block_whole(d: &mut Decoder, start: usize) -> bool {
         return true;
     };
     let block = indent(row);
-    for (at, line) in lines.by_ref() {
-        if line.trim().is_empty() || indent(line) >= block {
-            continue;
-        }
-        let more_art = text[at + line.len()..]
-            .lines()
-            .find(|l| !l.trim().is_empty())
-            .is_some_and(|next| indent(next) >= block && !next.trim_end().ends_with(':'));
-        if line.trim_start().starts_with('#') && more_art {
-            let (from, to) = (at, at + line.len());
-            d.error(
-                "room::art-indent",
-                from..to,
-                "this art row is indented less than the rows above it",
-                "YAML ends the `art: |` block here and reads this row as a comment",
-                format!("indent every row of the art by {block} spaces, like the first"),
-            );
-            return false;
-        }
+    // The line that ends the block: the first below its indentation.
+    let Some((at, line)) = lines.find(|(_, l)| !l.trim().is_empty() && indent(l) < block) else {
+        return true;
+    };
+    let more_art = text[at + line.len()..]
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .is_some_and(|next| indent(next) >= block && !next.trim_end().ends_with(':'));
+    if !(line.trim_start().starts_with('#') && more_art) {
         return true;
     }
-    true
+    d.error(
+        "room::art-indent",
+        at..at + line.len(),
+        "this art row is indented less than the rows above it",
+        "YAML ends the `art: |` block here and reads this row as a comment",
+        format!("indent every row of the art by {block} spaces, like the first"),
+    );
+    false
 }
 
 fn f_span(n: Option<&Node>) -> std::ops::Range<usize> {

@@ -136,14 +136,20 @@ fn syntax_diagnostic(file: &Arc<SourceFile>, err: &serde_saphyr::Error) -> Diagn
     {
         return diag.label(tab..tab + 1, "tab character");
     }
-    match err.location() {
-        Some(loc) => {
-            let start = byte_offset_of(&file.text, loc.line() as usize, loc.column() as usize);
-            let end = next_char_end(&file.text, start);
-            diag.label(start..end, "here")
-        }
+    match error_offset(file, err) {
+        Some(start) => diag.label(start..next_char_end(&file.text, start), "here"),
         None => diag,
     }
+}
+
+/// The byte offset in `file` where the parser stopped with `err`.
+fn error_offset(file: &SourceFile, err: &serde_saphyr::Error) -> Option<usize> {
+    let loc = err.location()?;
+    Some(byte_offset_of(
+        &file.text,
+        loc.line() as usize,
+        loc.column() as usize,
+    ))
 }
 
 /// A file holding a second YAML document (a `---` line after the first).
@@ -154,9 +160,8 @@ fn multiple_documents(file: &Arc<SourceFile>, err: &serde_saphyr::Error) -> Diag
     )
     .in_file(file)
     .help("a flow or room file is one document: remove the `---` line and what follows, or move it to a file of its own");
-    match err.location() {
-        Some(loc) => {
-            let start = byte_offset_of(&file.text, loc.line() as usize, loc.column() as usize);
+    match error_offset(file, err) {
+        Some(start) => {
             let end = file.text[start..]
                 .find('\n')
                 .map_or(file.text.len(), |i| start + i)
