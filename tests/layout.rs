@@ -442,3 +442,26 @@ fn a_thousand_room_graph_whose_loops_share_no_room_lays_out() {
         level.connections.len()
     );
 }
+
+#[test]
+fn dead_end_branches_are_the_composites_joined_by_a_single_link() {
+    use dungeonflow::graph::decompose;
+    let project = bundled_rooms_and("theta.yaml", &theta_flow(2));
+    let flow = project.flow("theta").expect("flow");
+    let graph = dungeonflow::expand::expand(flow, &project.library, 0, &Default::default())
+        .expect("expands");
+    let d = decompose(&graph);
+    let node = |id: &str| {
+        graph
+            .graph
+            .node_indices()
+            .find(|&v| graph.graph[v].id == id)
+            .expect("room")
+    };
+    // `x` leads to the chain x1 x2 and nothing else: one dead end.
+    let branches = d.dead_end_branches(&graph, node("x"));
+    assert_eq!(branches.len(), 1, "{branches:?}");
+    assert_eq!(branches[0].0, d.composite_of[node("x1").index()]);
+    // `b` has no link out of its loop composite.
+    assert!(d.dead_end_branches(&graph, node("b")).is_empty());
+}

@@ -49,6 +49,32 @@ pub struct Decomposition {
     pub composite_of: Vec<usize>,
     /// Physical edges not inside any composite: joined at assembly.
     pub links: Vec<EdgeIndex>,
+    /// How many of `links` touch each composite.
+    pub link_counts: Vec<usize>,
+}
+
+impl Decomposition {
+    /// The dead-end branches of room `v`: each composite (tree or loop)
+    /// joined to the rest of the level only by a link to `v`, with that link. A
+    /// layout may grow one with `v`'s composite, inside a loop around `v`.
+    pub fn dead_end_branches(&self, level: &LevelGraph, v: NodeIndex) -> Vec<(usize, EdgeIndex)> {
+        let own = self.composite_of[v.index()];
+        level
+            .doors(v)
+            .filter_map(|e| {
+                let w = if e.source() == v {
+                    e.target()
+                } else {
+                    e.source()
+                };
+                let t = self.composite_of[w.index()];
+                if t == own {
+                    return None;
+                }
+                (self.link_counts[t] == 1).then_some((t, e.id()))
+            })
+            .collect()
+    }
 }
 
 /// Splits the physical (non-warp) edges of `level` into composites.
@@ -176,11 +202,21 @@ pub fn decompose(level: &LevelGraph) -> Decomposition {
         }
         composites.push(comp);
     }
-    let links = rest.into_iter().filter(|e| !inside.contains(e)).collect();
+    let links: Vec<EdgeIndex> = rest.into_iter().filter(|e| !inside.contains(e)).collect();
+    let mut link_counts = vec![0; composites.len()];
+    for &l in &links {
+        let (a, b) = level.graph.edge_endpoints(l).expect("edge");
+        let (ca, cb) = (composite_of[a.index()], composite_of[b.index()]);
+        link_counts[ca] += 1;
+        if cb != ca {
+            link_counts[cb] += 1;
+        }
+    }
     let mut d = Decomposition {
         composites,
         composite_of,
         links,
+        link_counts,
     };
     super::outer_face::open_ear_orders(level, &mut d);
     d

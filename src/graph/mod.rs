@@ -11,7 +11,7 @@ pub use composites::{
     smallest_cycle,
 };
 pub use export::{EdgeView, GraphView, RoomView};
-pub use outer_face::{Enclosure, enclosures};
+pub use outer_face::{Enclosure, enclosure_plan, enclosures, other_ear_orders};
 pub use planarity::{Crossing, Kuratowski, crossing};
 
 pub use level_graph::{Connection, EdgeKind, LevelGraph, Origin, RoomNode};

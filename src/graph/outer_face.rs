@@ -41,6 +41,26 @@ impl OuterFace {
         ear: &Ear,
         linked: impl Fn(NodeIndex) -> bool,
     ) -> Result<(), Vec<Vec<NodeIndex>>> {
+        let mut ways = self.ways(ear, &linked);
+        let chosen = match ways.as_slice() {
+            [(_, enclosed, _)] if !enclosed.is_empty() => return Err(vec![enclosed.clone()]),
+            [_] => 0,
+            [(_, e0, r0), (_, e1, r1)] if e0.is_empty() && (!e1.is_empty() || r0 <= r1) => 0,
+            [_, (_, e1, _)] if e1.is_empty() => 1,
+            _ => return Err(ways.into_iter().map(|(_, enclosed, _)| enclosed).collect()),
+        };
+        *self = ways.swap_remove(chosen).0;
+        Ok(())
+    }
+
+    /// Every way of drawing `ear` ([`Self::admit`] picks one): the face
+    /// after it, the rooms `linked` says have an edge out that it encloses,
+    /// and how many rooms it encloses in all.
+    fn ways(
+        &self,
+        ear: &Ear,
+        linked: &dyn Fn(NodeIndex) -> bool,
+    ) -> Vec<(OuterFace, Vec<NodeIndex>, usize)> {
         let k = ear.nodes.len();
         let (u, v) = (ear.nodes[0], ear.nodes[k - 1]);
         let inner = &ear.nodes[1..k - 1];
@@ -48,30 +68,24 @@ impl OuterFace {
             rooms.iter().copied().filter(|&x| linked(x)).collect()
         };
         let (Some(i), Some(j)) = (self.position(u), self.position(v)) else {
-            let enclosed = linked_of(inner);
-            return if enclosed.is_empty() {
-                Ok(())
-            } else {
-                Err(vec![enclosed])
-            };
+            return vec![(self.clone(), linked_of(inner), inner.len())];
         };
         if i == j {
-            // A loop hanging from one room: it encloses nothing.
-            self.0.splice(i + 1..i + 1, inner.iter().copied());
-            return Ok(());
+            let mut face = self.clone();
+            face.0.splice(i + 1..i + 1, inner.iter().copied());
+            return vec![(face, Vec::new(), 0)];
         }
-        // The arcs from u to v and from v to u, ends excluded.
         let (u_to_v, v_to_u) = (self.arc(i, j), self.arc(j, i));
-        let (in_u_to_v, in_v_to_u) = (linked_of(&u_to_v), linked_of(&v_to_u));
-        let kept: Vec<NodeIndex> = match (in_u_to_v.is_empty(), in_v_to_u.is_empty()) {
-            (true, true) if u_to_v.len() <= v_to_u.len() => v_to_u,
-            (true, false) => v_to_u,
-            (_, true) => u_to_v.into_iter().rev().collect(),
-            (false, false) => return Err(vec![in_u_to_v, in_v_to_u]),
-        };
-        // Around the ear from u to v, then back along the kept arc.
-        self.0 = ear.nodes.iter().copied().chain(kept).collect();
-        Ok(())
+        let around =
+            |kept: Vec<NodeIndex>| OuterFace(ear.nodes.iter().copied().chain(kept).collect());
+        vec![
+            (around(v_to_u.clone()), linked_of(&u_to_v), u_to_v.len()),
+            (
+                around(u_to_v.iter().rev().copied().collect()),
+                linked_of(&v_to_u),
+                v_to_u.len(),
+            ),
+        ]
     }
 
     fn position(&self, v: NodeIndex) -> Option<usize> {
@@ -125,15 +139,118 @@ fn refused(ears: &[Ear], linked: impl Fn(NodeIndex) -> bool) -> Vec<(&Ear, Vec<V
         .collect()
 }
 
+/// Ears searched exhaustively by [`plan`]; past them, one way per ear.
+const PLANNED_EARS: usize = 14;
+
+/// The best way to draw `ears` in order, each ear around the outside (or
+/// inside, from a room already inside): for each ear, the linked rooms it
+/// encloses. A linked room may end inside only when `absorbable` says its
+/// links all lead to dead-end branches (laid out with the composite,
+/// inside the loop); of the drawings that allow, the one enclosing the
+/// fewest linked rooms, then the fewest rooms. `None` when every drawing
+/// walls in a room with a link the assembly must make.
+pub fn plan(
+    ears: &[Ear],
+    linked: &dyn Fn(NodeIndex) -> bool,
+    absorbable: &dyn Fn(NodeIndex) -> bool,
+) -> Option<Vec<Vec<NodeIndex>>> {
+    let first = &ears[0].nodes;
+    let face = OuterFace::new(&first[..first.len() - 1]);
+    let mut best: Option<(usize, Vec<Vec<NodeIndex>>)> = None;
+    let mut chosen = vec![Vec::new()];
+    search(
+        &ears[1..],
+        face,
+        0,
+        &mut chosen,
+        &mut best,
+        linked,
+        absorbable,
+    );
+    best.map(|(_, p)| p)
+}
+
+/// Depth-first search of [`plan`]: the ways of drawing `rest` from `face`,
+/// `cost` so far, `chosen` the enclosed linked rooms of the ears drawn.
+#[allow(clippy::too_many_arguments)]
+fn search(
+    rest: &[Ear],
+    face: OuterFace,
+    cost: usize,
+    chosen: &mut Vec<Vec<NodeIndex>>,
+    best: &mut Option<(usize, Vec<Vec<NodeIndex>>)>,
+    linked: &dyn Fn(NodeIndex) -> bool,
+    absorbable: &dyn Fn(NodeIndex) -> bool,
+) {
+    if best.as_ref().is_some_and(|(b, _)| *b <= cost) {
+        return;
+    }
+    let Some((ear, rest)) = rest.split_first() else {
+        *best = Some((cost, chosen.clone()));
+        return;
+    };
+    let mut ways = face.ways(ear, linked);
+    ways.retain(|(_, enclosed, _)| enclosed.iter().all(|&v| absorbable(v)));
+    ways.sort_by_key(|(_, enclosed, rooms)| (enclosed.len(), *rooms));
+    if chosen.len() > PLANNED_EARS {
+        ways.truncate(1);
+    }
+    for (face, enclosed, rooms) in ways {
+        let step = enclosed.len() * 1000 + rooms;
+        chosen.push(enclosed);
+        search(rest, face, cost + step, chosen, best, linked, absorbable);
+        chosen.pop();
+        if chosen.len() > PLANNED_EARS && best.is_some() {
+            return;
+        }
+    }
+}
+
+/// Whether room `v` of `comp` has only links the layout can make inside a
+/// loop: each to a dead-end branch ([`Decomposition::dead_end_branches`]).
+fn absorbable_in<'l>(
+    level: &'l LevelGraph,
+    d: &'l Decomposition,
+    comp: &Composite,
+) -> impl Fn(NodeIndex) -> bool + 'l {
+    let inside: BTreeSet<EdgeIndex> = comp.edges.iter().copied().collect();
+    move |v| {
+        let branches = d.dead_end_branches(level, v);
+        level
+            .doors(v)
+            .filter(|e| !inside.contains(&e.id()))
+            .all(|e| branches.iter().any(|&(_, l)| l == e.id()))
+    }
+}
+
+/// The [`plan`] of `ears`, an ear order of composite `comp` of `d`: for
+/// each ear, the linked rooms it encloses (whose dead-end branches the
+/// layout grows with the composite).
+pub fn enclosure_plan(
+    level: &LevelGraph,
+    d: &Decomposition,
+    comp: &Composite,
+    ears: &[Ear],
+) -> Option<Vec<Vec<NodeIndex>>> {
+    plan(
+        ears,
+        &linked_out(level, comp),
+        &absorbable_in(level, d, comp),
+    )
+}
+
 /// Re-orders the ears of each loop composite of `d` that must enclose a
 /// room linked out of it (an [`Enclosure`]) to start from another of its
 /// rooms: the first, in room order, from which every ear can be added with
-/// all linked rooms left outside, if any. Ears are drawn around what is
-/// already laid out, so which rooms end inside depends on the order (the
-/// bundled `maze`: median 1.86 to 1.10 ms and fewer layout attempts; a
-/// 50-room graph whose loops overlap laid out 10 seeds of 10 against 5).
+/// all linked rooms left outside, if any; else the first with a [`plan`]
+/// that encloses only dead-end branches, when its own order has none. Ears
+/// are drawn around what is already laid out, so which rooms end inside
+/// depends on the order (the bundled `maze`: median 1.86 to 1.10 ms and
+/// fewer layout attempts; a 50-room graph whose loops overlap laid out 10
+/// seeds of 10 against 5).
 pub fn open_ear_orders(level: &LevelGraph, d: &mut Decomposition) {
-    for comp in &mut d.composites {
+    for c in 0..d.composites.len() {
+        let comp = &d.composites[c];
         let CompositeKind::Loop(ears) = &comp.kind else {
             continue;
         };
@@ -141,15 +258,59 @@ pub fn open_ear_orders(level: &LevelGraph, d: &mut Decomposition) {
         if ears.len() < 2 || refused(ears, &linked).is_empty() {
             continue;
         }
-        let open = comp
+        let orders: Vec<Vec<Ear>> = comp
             .nodes
             .iter()
             .filter_map(|&v| ears_from(level, comp, v))
-            .find(|ears| refused(ears, &linked).is_empty());
-        if let Some(ears) = open {
-            comp.kind = CompositeKind::Loop(ears);
+            .collect();
+        let better = match orders.iter().find(|o| refused(o, &linked).is_empty()) {
+            Some(open) => Some(open.clone()),
+            None if enclosure_plan(level, d, comp, ears).is_none() => orders
+                .into_iter()
+                .find(|o| enclosure_plan(level, d, comp, o).is_some()),
+            None => None,
+        };
+        if let Some(ears) = better {
+            d.composites[c].kind = CompositeKind::Loop(ears);
         }
     }
+}
+
+/// Other ear orders of loop composite `comp` of `d` (its first order,
+/// `ears`, excluded): one from each of its rooms ([`ears_from`]), distinct;
+/// those that enclose no room linked out of the composite first, then
+/// those with a [`plan`] enclosing only dead-end branches, then (only when
+/// there are none of either) the rest. A layout that keeps failing for
+/// where its first cycle lies tries the composite drawn from another.
+pub fn other_ear_orders(
+    level: &LevelGraph,
+    d: &Decomposition,
+    comp: &Composite,
+    ears: &[Ear],
+) -> Vec<Vec<Ear>> {
+    let linked = linked_out(level, comp);
+    let mut seen: BTreeSet<Vec<NodeIndex>> = BTreeSet::new();
+    seen.insert(ears.iter().flat_map(|e| e.nodes.iter().copied()).collect());
+    let mut classes: [Vec<Vec<Ear>>; 3] = Default::default();
+    for &v in &comp.nodes {
+        let Some(order) = ears_from(level, comp, v) else {
+            continue;
+        };
+        if !seen.insert(order.iter().flat_map(|e| e.nodes.iter().copied()).collect()) {
+            continue;
+        }
+        let class = if refused(&order, &linked).is_empty() {
+            0
+        } else if enclosure_plan(level, d, comp, &order).is_some() {
+            1
+        } else {
+            2
+        };
+        classes[class].push(order);
+    }
+    let [mut open, planned, rest] = classes;
+    open.extend(planned);
+    if open.is_empty() { rest } else { open }
 }
 
 /// Every [`Enclosure`] of the loop composites of `d`: their ears added in
@@ -227,6 +388,45 @@ mod tests {
             ids(&face),
             vec![0, 1, 2, 3],
             "a refused ear changes nothing"
+        );
+    }
+
+    #[test]
+    fn a_plan_encloses_a_linked_room_only_when_its_links_are_dead_ends() {
+        // The ring 0 1 2 3, an ear 0 9 2; rooms 1 and 3 linked outside.
+        let ears = [ear(&[0, 1, 2, 3, 0]), ear(&[0, 9, 2])];
+        let linked = |v: NodeIndex| v == n(1) || v == n(3);
+        // Room 3 leads only to dead ends: it goes inside.
+        let dead_end_3 = |v: NodeIndex| v == n(3);
+        assert_eq!(
+            plan(&ears, &linked, &dead_end_3),
+            Some(vec![vec![], vec![n(3)]])
+        );
+        let dead_end_1 = |v: NodeIndex| v == n(1);
+        assert_eq!(
+            plan(&ears, &linked, &dead_end_1),
+            Some(vec![vec![], vec![n(1)]])
+        );
+        // Neither: no drawing will do.
+        assert_eq!(plan(&ears, &linked, &|_| false), None);
+        // Nothing linked: the ear encloses a free arc.
+        assert_eq!(
+            plan(&ears, &|_| false, &|_| false),
+            Some(vec![vec![], vec![]])
+        );
+    }
+
+    #[test]
+    fn a_plan_draws_an_early_ear_the_way_a_later_ear_needs() {
+        // The ring 0 1 2 3; the ear 0 8 2 encloses 1 or 3 (greedily 1);
+        // then the ear 1 9 8, room 9 linked outside, must start from a room
+        // on the outside: only enclosing 3 allows that.
+        let ears = [ear(&[0, 1, 2, 3, 0]), ear(&[0, 8, 2]), ear(&[1, 9, 8])];
+        let linked = |v: NodeIndex| v == n(9);
+        assert_eq!(refused(&ears, linked).len(), 1, "greedy drawing fails");
+        assert_eq!(
+            plan(&ears, &linked, &|_| false),
+            Some(vec![vec![], vec![], vec![]])
         );
     }
 
