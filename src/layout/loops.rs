@@ -15,41 +15,71 @@ use super::failure::Failure;
 use super::ranked::Ranked;
 use super::tree::place_root;
 use crate::geom::{Dir, Pos};
-use crate::graph::{Composite, Ear, ears_from};
+use crate::graph::{
+    Composite, CompositeKind, Decomposition, Ear, ears_from, enclosure_plan, other_ear_orders,
+};
 use rustc_hash::FxHashMap;
 
 /// Candidates of the closing room tried with a corridor.
 const CLOSING_TRIES: usize = 6;
 
-/// Lays out a loop composite, rebuilding it up to `loop_rebuilds` times.
-/// With `join`, a layout is kept only when the host's room could be placed
-/// against the anchor on it: a composite that walls in the room it joins
-/// by can never be attached.
+/// Rebuilds of a loop composite from one ear order before the next of
+/// its [`other_ear_orders`] is tried.
+const REBUILDS_PER_ORDER: u32 = 4;
+
+/// Lays out loop composite `c` of `d`, rebuilding it up to `loop_rebuilds`
+/// times: from `ears` first, then by turns from its other ear orders,
+/// every [`REBUILDS_PER_ORDER`] rebuilds. Before an ear that encloses a
+/// room linked out of the composite however it is drawn, that room's
+/// dead-end branches are grown ([`Decomposition::dead_end_branches`]): the
+/// canvas may hold rooms of those tree composites too. With `join`, a
+/// layout is kept only when the host's room could be placed against the
+/// anchor on it: a composite that walls in the room it joins by can never
+/// be attached.
 pub fn layout_loop(
     ctx: &mut Ctx,
+    d: &Decomposition,
+    c: usize,
     ears: &[Ear],
-    index: usize,
     join: Option<Join>,
 ) -> Result<Canvas, Failure> {
-    let first = ears[0].nodes[0];
-    let mut stuck = (first, "");
-    let nodes: Vec<NodeIndex> = ears.iter().flat_map(|e| e.nodes.iter().copied()).collect();
+    let comp = &d.composites[c];
+    let mut stuck = (ears[0].nodes[0], "");
+    let mut others: Option<Vec<Vec<Ear>>> = None;
+    let mut planned: Vec<Option<Vec<GrowStep>>> = Vec::new();
     for attempt in 0..ctx.params.loop_rebuilds.max(1) {
         if attempt > 0 {
-            ctx.repick(&nodes);
+            ctx.repick(&comp.nodes);
         }
+        let turn = (attempt / REBUILDS_PER_ORDER) as usize;
+        let (which, order) = if turn == 0 {
+            (0, ears)
+        } else {
+            let others = &*others.get_or_insert_with(|| other_ear_orders(ctx.level, d, comp, ears));
+            match turn % (others.len() + 1) {
+                0 => (0, ears),
+                i => (i, others[i - 1].as_slice()),
+            }
+        };
+        if planned.len() <= which {
+            planned.resize_with(which + 1, || None);
+        }
+        let steps = planned[which].get_or_insert_with(|| steps_of(ctx, d, comp, order, join));
+        let first = order[0].nodes[0];
         let mut canvas = Canvas::default();
         if !place_root(ctx, &mut canvas, first) {
             break;
         }
-        match ears
-            .iter()
-            .try_for_each(|ear| grow_ear(ctx, &mut canvas, ear))
-        {
-            Ok(()) if ctx.composite_open(&canvas) && admits(ctx, &canvas, join) => {
-                return Ok(canvas);
-            }
-            Ok(()) => stuck = (first, "left open for its links"),
+        let mut regrowths = EAR_REGROWTHS * steps.len();
+        match grow_steps(
+            ctx,
+            &mut canvas,
+            order,
+            steps,
+            &mut regrowths,
+            &mut |ctx, canvas| ctx.composite_open(canvas) && admits(ctx, canvas, join),
+        ) {
+            Ok(()) => return Ok(canvas),
             Err(s) => stuck = s,
         }
         if ctx.budget == 0 {
@@ -60,7 +90,7 @@ pub fn layout_loop(
     let (node, why) = stuck;
     Err(Failure {
         stage: "loop",
-        composite: index,
+        composite: c,
         node: Some(node),
         reason: format!(
             "loop of {size} rooms could not be {why} at `{}` after {} attempts (corridors {}..{} tiles)",
@@ -70,6 +100,126 @@ pub fn layout_loop(
             ctx.params.corridor.1
         ),
     })
+}
+
+/// One step of a loop composite's layout.
+enum GrowStep<'d> {
+    /// An ear (by its index in the ear order), both ends placed.
+    Ear(usize),
+    /// A dead-end composite grown against its placed host.
+    Branch(&'d Composite, Join),
+}
+
+/// The steps laying out `order` (ears of `comp`, joining the map by
+/// `join`): each ear after the dead-end branches of the linked rooms its
+/// [`enclosure_plan`] has it enclose, or before them when those rooms are
+/// its own (an ear from a room already inside).
+fn steps_of<'d>(
+    ctx: &Ctx,
+    d: &'d Decomposition,
+    comp: &Composite,
+    order: &[Ear],
+    join: Option<Join>,
+) -> Vec<GrowStep<'d>> {
+    let plan = enclosure_plan(ctx.level, d, comp, order).unwrap_or_default();
+    // The composite joined by (already on the map) may be a dead end of
+    // this one too: it is never grown again.
+    let mut grown: Vec<usize> = join
+        .map(|j| d.composite_of[j.host.index()])
+        .into_iter()
+        .collect();
+    let mut steps = Vec::new();
+    let mut placed: Vec<NodeIndex> = Vec::new();
+    for (i, ear) in order.iter().enumerate() {
+        let rooms = plan.get(i).cloned().unwrap_or_default();
+        let (before, after): (Vec<NodeIndex>, Vec<NodeIndex>) =
+            rooms.into_iter().partition(|v| placed.contains(v));
+        branch_steps(ctx, d, &before, &mut grown, &mut steps);
+        steps.push(GrowStep::Ear(i));
+        placed.extend(ear.nodes.iter().copied());
+        branch_steps(ctx, d, &after, &mut grown, &mut steps);
+    }
+    steps
+}
+
+/// Appends to `steps` the dead-end branches of `hosts` not yet `grown`.
+fn branch_steps<'d>(
+    ctx: &Ctx,
+    d: &'d Decomposition,
+    hosts: &[NodeIndex],
+    grown: &mut Vec<usize>,
+    steps: &mut Vec<GrowStep<'d>>,
+) {
+    for &host in hosts {
+        for (t, edge) in d.dead_end_branches(ctx.level, host) {
+            if grown.contains(&t) {
+                continue;
+            }
+            grown.push(t);
+            let (a, b) = ctx.level.graph.edge_endpoints(edge).expect("edge");
+            let anchor = if a == host { b } else { a };
+            steps.push(GrowStep::Branch(
+                &d.composites[t],
+                Join { host, anchor, edge },
+            ));
+        }
+    }
+}
+
+/// Extra growths of earlier steps, per step of the composite, that one
+/// rebuild may spend when a later step fails.
+const EAR_REGROWTHS: usize = 1;
+
+/// Grows `steps` in order on `canvas`, then asks `done` whether the result
+/// will do. When a step (or `done`) fails, the step before it is undone
+/// and grown again (a depth-first search over ear layouts, as Edgar
+/// searches over chain layouts), spending at most `regrowths` growths
+/// beyond the first of each step: a later ear often fails for where an
+/// earlier one bent, not for the composite as a whole.
+fn grow_steps(
+    ctx: &mut Ctx,
+    canvas: &mut Canvas,
+    order: &[Ear],
+    steps: &[GrowStep],
+    regrowths: &mut usize,
+    done: &mut dyn FnMut(&mut Ctx, &Canvas) -> bool,
+) -> Result<(), (NodeIndex, &'static str)> {
+    let Some((step, rest)) = steps.split_first() else {
+        if done(ctx, canvas) {
+            return Ok(());
+        }
+        // A finished composite that will not do is rebuilt afresh: its
+        // templates, not the bend of its last ear, wall its links in.
+        *regrowths = 0;
+        return Err((canvas.rooms[0].node, "left open for its links"));
+    };
+    let mark = canvas.mark();
+    loop {
+        let grown = match step {
+            GrowStep::Ear(i) => grow_ear(ctx, canvas, &order[*i]),
+            GrowStep::Branch(branch, join) => {
+                let grown = match branch.kind {
+                    CompositeKind::Tree => super::tree::grow_on(ctx, canvas, branch, *join),
+                    CompositeKind::Loop(_) => grow_on(ctx, canvas, branch, *join),
+                };
+                if grown {
+                    Ok(())
+                } else {
+                    Err((join.anchor, "placed"))
+                }
+            }
+        };
+        match grown.and_then(|()| grow_steps(ctx, canvas, order, rest, regrowths, done)) {
+            Ok(()) => return Ok(()),
+            Err(stuck) => {
+                canvas.rollback(ctx.shapes, mark);
+                if *regrowths == 0 || ctx.budget == 0 || rest.is_empty() {
+                    return Err(stuck);
+                }
+                *regrowths -= 1;
+            }
+        }
+    }
 }
 
 /// Whether the host's room of `join` could be placed against its anchor on

@@ -191,6 +191,7 @@ fn place_all(ctx: &mut Ctx, d: &Decomposition) -> Result<Canvas, Failure> {
         }
         placed[c] = true;
         let mut island = lay_out(ctx, d, c, root, None)?;
+        mark_absorbed(d, &island, &mut placed);
         attach_all(ctx, d, &mut island, &mut placed, &links)?;
         map = Some(match map {
             None => island,
@@ -237,6 +238,22 @@ struct Attached {
     /// The composite holding the room it was attached to.
     via: usize,
     mark: Mark,
+    /// Dead-end composites laid out with it ([`mark_absorbed`]).
+    absorbed: Vec<usize>,
+}
+
+/// Flags placed every composite with a room on `island` not yet flagged
+/// (the dead-end branches a loop composite grew inside its loops), and
+/// returns them.
+fn mark_absorbed(d: &Decomposition, island: &Canvas, placed: &mut [bool]) -> Vec<usize> {
+    let mut absorbed = Vec::new();
+    for (t, comp) in d.composites.iter().enumerate() {
+        if !placed[t] && island.index_of(comp.nodes[0]).is_some() {
+            placed[t] = true;
+            absorbed.push(t);
+        }
+    }
+    absorbed
 }
 
 /// Attaches every composite linked (transitively) to `island`, outwards
@@ -306,10 +323,11 @@ fn attach_all(
             return Ok(());
         };
         let host_composite = d.composite_of[host.index()];
-        let before = Attached {
+        let mut before = Attached {
             composite: comp,
             via: host_composite,
             mark: island.mark(),
+            absorbed: Vec::new(),
         };
         placed[comp] = true;
         let join = Join {
@@ -319,6 +337,7 @@ fn attach_all(
         };
         match attach_composite(ctx, d, island, comp, join) {
             Ok(()) => {
+                before.absorbed = mark_absorbed(d, island, placed);
                 history.push(before);
                 rank[comp] = history.len();
             }
@@ -366,6 +385,9 @@ fn backtrack_budget(d: &Decomposition) -> usize {
 fn undo(ctx: &Ctx, island: &mut Canvas, placed: &mut [bool], step: &Attached) {
     island.rollback(ctx.shapes, step.mark);
     placed[step.composite] = false;
+    for &t in &step.absorbed {
+        placed[t] = false;
+    }
 }
 
 /// Lays out composite `c` on its own canvas, from `root` (the anchor of
@@ -380,7 +402,7 @@ fn lay_out(
     let comp = &d.composites[c];
     let on_map = std::mem::replace(&mut ctx.on_map, false);
     let canvas = match &comp.kind {
-        CompositeKind::Loop(ears) => loops::layout_loop(ctx, ears, c, join),
+        CompositeKind::Loop(ears) => loops::layout_loop(ctx, d, c, ears, join),
         CompositeKind::Tree => tree::layout_tree(ctx, comp, c, root),
     };
     ctx.on_map = on_map;
