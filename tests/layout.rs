@@ -71,6 +71,13 @@ fn theta_flow(branch: usize) -> String {
     format!("name: theta\nnodes:\n{nodes}edges:\n{edges}loops:\n  - y <-> b\n  - z <-> b\n")
 }
 
+/// [`theta_flow`] with chains of `branch` rooms, expanded with seed 0.
+fn expanded_theta(branch: usize) -> dungeonflow::graph::LevelGraph {
+    let project = bundled_rooms_and("theta.yaml", &theta_flow(branch));
+    let flow = project.flow("theta").expect("flow");
+    dungeonflow::expand::expand(flow, &project.library, 0, &Default::default()).expect("expands")
+}
+
 /// A project of the bundled room templates and one flow, `flow`, read from
 /// a file called `file`.
 fn bundled_rooms_and(file: &str, flow: &str) -> Project {
@@ -91,10 +98,7 @@ fn bundled_rooms_and(file: &str, flow: &str) -> Project {
 #[test]
 fn a_theta_with_branches_on_every_path_encloses_one_of_them() {
     use dungeonflow::graph::{decompose, enclosures};
-    let project = bundled_rooms_and("theta.yaml", &theta_flow(2));
-    let flow = project.flow("theta").expect("flow");
-    let graph = dungeonflow::expand::expand(flow, &project.library, 0, &Default::default())
-        .expect("expands");
+    let graph = expanded_theta(2);
     let found = enclosures(&graph, &decompose(&graph));
     assert_eq!(found.len(), 1, "{found:?}");
     let id = |v: petgraph::graph::NodeIndex| graph.graph[v].id.as_str();
@@ -119,10 +123,7 @@ fn a_theta_with_branches_on_every_path_encloses_one_of_them() {
     assert_eq!(enclosed, others);
 
     // Without the chains nothing links out of the block: nothing to enclose.
-    let project = bundled_rooms_and("theta.yaml", &theta_flow(0));
-    let flow = project.flow("theta").expect("flow");
-    let graph = dungeonflow::expand::expand(flow, &project.library, 0, &Default::default())
-        .expect("expands");
+    let graph = expanded_theta(0);
     assert!(enclosures(&graph, &decompose(&graph)).is_empty());
 }
 
@@ -446,10 +447,7 @@ fn a_thousand_room_graph_whose_loops_share_no_room_lays_out() {
 #[test]
 fn dead_end_branches_are_the_composites_joined_by_a_single_link() {
     use dungeonflow::graph::decompose;
-    let project = bundled_rooms_and("theta.yaml", &theta_flow(2));
-    let flow = project.flow("theta").expect("flow");
-    let graph = dungeonflow::expand::expand(flow, &project.library, 0, &Default::default())
-        .expect("expands");
+    let graph = expanded_theta(2);
     let d = decompose(&graph);
     let node = |id: &str| {
         graph

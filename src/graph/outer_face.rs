@@ -258,30 +258,26 @@ pub fn open_ear_orders(level: &LevelGraph, d: &mut Decomposition) {
         if ears.len() < 2 || refused(ears, &linked).is_empty() {
             continue;
         }
-        let orders: Vec<Vec<Ear>> = comp
-            .nodes
-            .iter()
-            .filter_map(|&v| ears_from(level, comp, v))
-            .collect();
-        let better = match orders.iter().find(|o| refused(o, &linked).is_empty()) {
-            Some(open) => Some(open.clone()),
+        let orders = distinct_ear_orders(level, comp, ears);
+        let better = match orders.iter().position(|o| refused(o, &linked).is_empty()) {
+            Some(open) => Some(open),
             None if enclosure_plan(level, d, comp, ears).is_none() => orders
-                .into_iter()
-                .find(|o| enclosure_plan(level, d, comp, o).is_some()),
+                .iter()
+                .position(|o| enclosure_plan(level, d, comp, o).is_some()),
             None => None,
         };
-        if let Some(ears) = better {
-            d.composites[c].kind = CompositeKind::Loop(ears);
+        if let Some(i) = better {
+            d.composites[c].kind = CompositeKind::Loop(orders.into_iter().nth(i).expect("found"));
         }
     }
 }
 
 /// Other ear orders of loop composite `comp` of `d` (its first order,
-/// `ears`, excluded): one from each of its rooms ([`ears_from`]), distinct;
-/// those that enclose no room linked out of the composite first, then
-/// those with a [`plan`] enclosing only dead-end branches, then (only when
-/// there are none of either) the rest. A layout that keeps failing for
-/// where its first cycle lies tries the composite drawn from another.
+/// `ears`, excluded): those of [`distinct_ear_orders`] that enclose no room
+/// linked out of the composite first, then those with a [`plan`] enclosing
+/// only dead-end branches, then (only when there are none of either) the
+/// rest. A layout that keeps failing for where its first cycle lies tries
+/// the composite drawn from another.
 pub fn other_ear_orders(
     level: &LevelGraph,
     d: &Decomposition,
@@ -289,16 +285,8 @@ pub fn other_ear_orders(
     ears: &[Ear],
 ) -> Vec<Vec<Ear>> {
     let linked = linked_out(level, comp);
-    let mut seen: BTreeSet<Vec<NodeIndex>> = BTreeSet::new();
-    seen.insert(ears.iter().flat_map(|e| e.nodes.iter().copied()).collect());
     let mut classes: [Vec<Vec<Ear>>; 3] = Default::default();
-    for &v in &comp.nodes {
-        let Some(order) = ears_from(level, comp, v) else {
-            continue;
-        };
-        if !seen.insert(order.iter().flat_map(|e| e.nodes.iter().copied()).collect()) {
-            continue;
-        }
+    for order in distinct_ear_orders(level, comp, ears) {
         let class = if refused(&order, &linked).is_empty() {
             0
         } else if enclosure_plan(level, d, comp, &order).is_some() {
@@ -311,6 +299,20 @@ pub fn other_ear_orders(
     let [mut open, planned, rest] = classes;
     open.extend(planned);
     if open.is_empty() { rest } else { open }
+}
+
+/// The ear orders of `comp` from each of its rooms ([`ears_from`]), in
+/// room order, each once, `ears` left out.
+fn distinct_ear_orders(level: &LevelGraph, comp: &Composite, ears: &[Ear]) -> Vec<Vec<Ear>> {
+    let rooms = |order: &[Ear]| -> Vec<NodeIndex> {
+        order.iter().flat_map(|e| e.nodes.iter().copied()).collect()
+    };
+    let mut seen: BTreeSet<Vec<NodeIndex>> = BTreeSet::from([rooms(ears)]);
+    comp.nodes
+        .iter()
+        .filter_map(|&v| ears_from(level, comp, v))
+        .filter(|order| seen.insert(rooms(order)))
+        .collect()
 }
 
 /// Every [`Enclosure`] of the loop composites of `d`: their ears added in

@@ -106,8 +106,8 @@ fn block_of(p: Pos) -> ((i32, i32), usize, u32) {
     )
 }
 
-/// A point to roll a canvas back to.
-#[derive(Clone, Copy, Debug)]
+/// A point to roll a canvas back to (by default, the empty canvas).
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Mark {
     rooms: usize,
     links: usize,
@@ -352,6 +352,11 @@ impl Canvas {
                 self.mark_tile(t, Layer::Corridor, true);
             }
         }
+    }
+
+    /// The rooms placed since `mark` was taken.
+    pub fn rooms_since(&self, mark: Mark) -> &[PlacedRoom] {
+        &self.rooms[mark.rooms.min(self.rooms.len())..]
     }
 
     /// The current state, to [`Self::rollback`] to.

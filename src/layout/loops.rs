@@ -32,7 +32,7 @@ const REBUILDS_PER_ORDER: u32 = 4;
 /// every [`REBUILDS_PER_ORDER`] rebuilds. Before an ear that encloses a
 /// room linked out of the composite however it is drawn, that room's
 /// dead-end branches are grown ([`Decomposition::dead_end_branches`]): the
-/// canvas may hold rooms of those tree composites too. With `join`, a
+/// canvas may hold rooms of those composites too. With `join`, a
 /// layout is kept only when the host's room could be placed against the
 /// anchor on it: a composite that walls in the room it joins by can never
 /// be attached.

@@ -191,7 +191,7 @@ fn place_all(ctx: &mut Ctx, d: &Decomposition) -> Result<Canvas, Failure> {
         }
         placed[c] = true;
         let mut island = lay_out(ctx, d, c, root, None)?;
-        mark_absorbed(d, &island, &mut placed);
+        mark_absorbed(d, &island, Mark::default(), &mut placed);
         attach_all(ctx, d, &mut island, &mut placed, &links)?;
         map = Some(match map {
             None => island,
@@ -242,13 +242,19 @@ struct Attached {
     absorbed: Vec<usize>,
 }
 
-/// Flags placed every composite with a room on `island` not yet flagged
-/// (the dead-end branches a loop composite grew inside its loops), and
-/// returns them.
-fn mark_absorbed(d: &Decomposition, island: &Canvas, placed: &mut [bool]) -> Vec<usize> {
+/// Flags placed every composite with a room placed on `island` since
+/// `since` and not yet flagged (the dead-end branches a loop composite grew
+/// inside its loops), and returns them.
+fn mark_absorbed(
+    d: &Decomposition,
+    island: &Canvas,
+    since: Mark,
+    placed: &mut [bool],
+) -> Vec<usize> {
     let mut absorbed = Vec::new();
-    for (t, comp) in d.composites.iter().enumerate() {
-        if !placed[t] && island.index_of(comp.nodes[0]).is_some() {
+    for room in island.rooms_since(since) {
+        let t = d.composite_of[room.node.index()];
+        if !placed[t] {
             placed[t] = true;
             absorbed.push(t);
         }
@@ -337,7 +343,7 @@ fn attach_all(
         };
         match attach_composite(ctx, d, island, comp, join) {
             Ok(()) => {
-                before.absorbed = mark_absorbed(d, island, placed);
+                before.absorbed = mark_absorbed(d, island, before.mark, placed);
                 history.push(before);
                 rank[comp] = history.len();
             }
