@@ -193,6 +193,7 @@ pub fn generate_with(
     let (mut graph, mut graph_analysis) = solvable_graph(source, flow, library, seed, flags)?;
     refuse_crossings(flow, &graph, seed)?;
     let mut decomposition = decompose(&graph);
+    let mut enclosed = !enclosures(&graph, &decomposition).is_empty();
     let mut last = None;
     let attempts = params.attempts.max(1);
     let mut work = level_budget(graph.len(), &decomposition);
@@ -210,6 +211,7 @@ pub fn generate_with(
             graph.seed = seed;
             refuse_crossings(flow, &graph, seed)?;
             decomposition = decompose(&graph);
+            enclosed = !enclosures(&graph, &decomposition).is_empty();
         } else if attempt > 0 && attempt % ATTEMPTS_PER_TEMPLATE_CHOICE == 0 {
             repick_templates(
                 flow,
@@ -227,6 +229,7 @@ pub fn generate_with(
             Rng::derive(seed, &format!("layout/{attempt}")),
             &mut work,
             attempt as usize,
+            enclosed,
         ) {
             Ok(map) => {
                 let level = build_level(&graph, library, table, &map, source.name());
@@ -258,7 +261,13 @@ pub fn generate_with(
                     analysis,
                 });
             }
-            Err(f) => last = Some(f),
+            // The diagnostic tells the last failure of the composite
+            // layout, which names the composite and the room that gave up.
+            Err(f) => {
+                if !f.drawn() || last.is_none() {
+                    last = Some(f);
+                }
+            }
         }
     }
     let f = last.expect("at least one attempt");

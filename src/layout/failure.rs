@@ -5,7 +5,7 @@ use petgraph::graph::NodeIndex;
 /// The stage, composite and node that gave up, and why.
 #[derive(Clone, Debug)]
 pub struct Failure {
-    /// `tree`, `loop` or `assembly`.
+    /// `tree`, `loop`, `assembly` or `drawn`.
     pub stage: &'static str,
     /// Index of the composite.
     pub composite: usize,
@@ -13,4 +13,12 @@ pub struct Failure {
     pub node: Option<NodeIndex>,
     /// Plain-language reason.
     pub reason: String,
+}
+
+impl Failure {
+    /// Whether the attempt laid the level out on a drawing of its graph
+    /// (whose failures say less about the flow than the composites' do).
+    pub fn drawn(&self) -> bool {
+        self.stage == "drawn"
+    }
 }

@@ -14,6 +14,7 @@ mod build;
 mod canvas;
 mod context;
 mod corridor;
+mod drawn;
 mod failure;
 #[cfg(test)]
 mod fixture;
@@ -139,7 +140,14 @@ fn is_forest(d: &Decomposition) -> bool {
 /// is left of `work` (which it lowers by what it spent). A forest's
 /// attempts are laid out on a plan ([`radial`]) but for every fourth (the
 /// first included), which like every other level's goes composite by
-/// composite: most trees lay out on the first, with more direct doors.
+/// composite: most trees lay out on the first, with more direct doors. A
+/// level with loops goes composite by composite for its first attempts
+/// ([`drawn_round`]); then every second attempt lays it out on a drawing
+/// of its graph ([`drawn`]), which reaches graphs the composites cannot
+/// (branches inside loops, a third path between two rooms of a loop) at
+/// the cost of more corridors. `enclosed`: whether some composite of the
+/// level must have a linked room inside one of its loops (see
+/// [`enclosures`](crate::graph::enclosures)).
 #[allow(clippy::too_many_arguments)]
 pub fn layout_once(
     level: &LevelGraph,
@@ -150,21 +158,51 @@ pub fn layout_once(
     rng: Rng,
     work: &mut u64,
     attempt: usize,
+    enclosed: bool,
 ) -> Result<Canvas, Failure> {
     let mut ctx = Ctx::new(level, library, table, params, rng);
     let planned = is_forest(decomposition) && !attempt.is_multiple_of(4);
-    if planned {
+    let drawn = if is_forest(decomposition) {
+        None
+    } else {
+        drawn_round(attempt, enclosed)
+    };
+    if planned || drawn.is_some() {
         ctx.budget *= PLANNED_BUDGET_FACTOR;
     }
     let allowed = ctx.budget.min(*work);
     ctx.budget = allowed;
     let result = if planned {
         radial::layout_forest(&mut ctx, decomposition)
+    } else if let Some(round) = drawn {
+        drawn::layout_drawn(&mut ctx, decomposition, round)
     } else {
         place_all(&mut ctx, decomposition)
     };
     *work -= allowed - ctx.budget;
     result
+}
+
+/// Attempts of a level with loops before the first laid out on a drawing
+/// of its graph ([`drawn`]) when some composite must enclose a linked
+/// room (the composites seldom manage it); from it, every second attempt
+/// is drawn.
+pub const DRAWN_FROM_ENCLOSED: usize = 5;
+
+/// Attempts before the first drawn one for other levels with loops: those
+/// the composites lay out, if not at once then within a few attempts,
+/// with more direct doors (a bundled flow needs up to 8).
+pub const DRAWN_FROM: usize = 15;
+
+/// Which drawn attempt (0, 1, ...) the `attempt`-th layout attempt of a
+/// level with loops is, if it is one (`enclosed`: see [`layout_once`]).
+fn drawn_round(attempt: usize, enclosed: bool) -> Option<usize> {
+    let from = if enclosed {
+        DRAWN_FROM_ENCLOSED
+    } else {
+        DRAWN_FROM
+    };
+    (attempt >= from && (attempt - from).is_multiple_of(2)).then(|| (attempt - from) / 2)
 }
 
 /// Lays out every composite of `d` and joins them on one map.

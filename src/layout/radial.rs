@@ -21,6 +21,7 @@ use petgraph::graph::{EdgeIndex, NodeIndex};
 use super::assemble::{Limits, Reach, attach_by_corridor, link_ends, try_corridor_trials};
 use super::canvas::{Canvas, Mark};
 use super::context::{Ctx, Join, exit_cell};
+use super::corridor::{self, Joint};
 use super::failure::Failure;
 use super::ranked::Ranked;
 use super::tree::place_root;
@@ -31,18 +32,23 @@ use crate::graph::Decomposition;
 /// Where a room of the plan goes: its parent (with the edge to it) and the
 /// point its centre aims at, relative to the root's centre.
 #[derive(Clone, Copy, Debug)]
-struct Target {
-    parent: Option<(NodeIndex, EdgeIndex)>,
-    at: (f64, f64),
+pub(super) struct Target {
+    pub(super) parent: Option<(NodeIndex, EdgeIndex)>,
+    pub(super) at: (f64, f64),
 }
 
 /// A planned tree: its rooms in the order they are placed (root first,
 /// then depth by depth, each ring by angle), with their targets and the
 /// side of the square of ground each room needs ([`room_side`]).
-struct Plan {
-    order: Vec<NodeIndex>,
-    targets: Vec<Option<Target>>,
-    side: f64,
+pub(super) struct Plan {
+    pub(super) order: Vec<NodeIndex>,
+    pub(super) targets: Vec<Option<Target>>,
+    pub(super) side: f64,
+    /// The stage a failure names.
+    pub(super) stage: &'static str,
+    /// Door placements within this many room sides of the target are
+    /// taken without looking for a corridor nearer.
+    pub(super) door_near: f64,
 }
 
 /// Extra side of a room's square of ground beyond its template's mean
@@ -52,8 +58,8 @@ const GAP: f64 = 10.0;
 /// Most tiles a room's centre is placed from its target by a corridor.
 const SPIRAL: i32 = 6;
 
-/// Door placements within this many room sides of the target are taken
-/// without looking for a corridor.
+/// A tree's door placements within this many room sides of the target are
+/// taken without looking for a corridor ([`Plan::door_near`]).
 const DOOR_NEAR: f64 = 0.75;
 
 /// Placements by corridor that fit which are routed before giving up.
@@ -78,6 +84,16 @@ const DOOR_TRIES: usize = 6;
 /// composite) on a plan: each tree around its centre room, the trees
 /// side by side.
 pub fn layout_forest(ctx: &mut Ctx, d: &Decomposition) -> Result<Canvas, Failure> {
+    lay_out_parts(ctx, d, plan)
+}
+
+/// Lays out every connected part of the level on the plan `plan_of` makes
+/// of the part holding a room, the parts side by side.
+pub(super) fn lay_out_parts(
+    ctx: &mut Ctx,
+    d: &Decomposition,
+    mut plan_of: impl FnMut(&mut Ctx, NodeIndex) -> Plan,
+) -> Result<Canvas, Failure> {
     ctx.on_map = true;
     let n = ctx.level.graph.node_count();
     let mut done = vec![false; n];
@@ -86,7 +102,7 @@ pub fn layout_forest(ctx: &mut Ctx, d: &Decomposition) -> Result<Canvas, Failure
         if done[start.index()] {
             continue;
         }
-        let plan = plan(ctx, start);
+        let plan = plan_of(ctx, start);
         for &v in &plan.order {
             done[v.index()] = true;
         }
@@ -110,7 +126,10 @@ fn neighbours<'a>(ctx: &'a Ctx, v: NodeIndex) -> impl Iterator<Item = (NodeIndex
 }
 
 /// Breadth-first from `root`: each room with its parent, in order.
-fn bfs(ctx: &mut Ctx, root: NodeIndex) -> Vec<(NodeIndex, Option<(NodeIndex, EdgeIndex)>)> {
+pub(super) fn bfs(
+    ctx: &mut Ctx,
+    root: NodeIndex,
+) -> Vec<(NodeIndex, Option<(NodeIndex, EdgeIndex)>)> {
     let mut seen = vec![false; ctx.level.graph.node_count()];
     seen[root.index()] = true;
     let mut out = vec![(root, None)];
@@ -209,6 +228,8 @@ fn plan(ctx: &mut Ctx, start: NodeIndex) -> Plan {
         order,
         targets,
         side,
+        stage: "tree",
+        door_near: DOOR_NEAR,
     }
 }
 
@@ -251,7 +272,7 @@ fn ring_radii(count: &[usize], side: f64, step: f64) -> Vec<f64> {
 
 /// The side of the square of ground one room of `rooms` needs: their
 /// templates' mean side, plus [`GAP`].
-fn room_side(ctx: &Ctx, rooms: &[NodeIndex]) -> f64 {
+pub(super) fn room_side(ctx: &Ctx, rooms: &[NodeIndex]) -> f64 {
     let sides: Vec<f64> = rooms
         .iter()
         .map(|v| {
@@ -264,30 +285,39 @@ fn room_side(ctx: &Ctx, rooms: &[NodeIndex]) -> f64 {
 }
 
 /// Places the rooms of `plan` in order on a new canvas, jumping back over
-/// the last few placed when one fits nowhere.
-fn place(ctx: &mut Ctx, d: &Decomposition, plan: &Plan) -> Result<Canvas, Failure> {
+/// the last few placed when one fits nowhere. A room's links to rooms
+/// already placed, other than the one to its parent (the links closing a
+/// loop of a [`drawn`](super::drawn) plan), are made as soon as it lands:
+/// a door, a small hall or a corridor; when one cannot be made the room
+/// counts as failed.
+pub(super) fn place(ctx: &mut Ctx, d: &Decomposition, plan: &Plan) -> Result<Canvas, Failure> {
     let mut canvas = Canvas::default();
     let root = plan.order[0];
-    let fail = |ctx: &Ctx, v: NodeIndex, parent: Option<NodeIndex>| Failure {
-        stage: "tree",
-        composite: d.composite_of[v.index()],
-        node: Some(v),
-        reason: match parent {
-            Some(p) => format!(
-                "neither a door of `{}` nor a corridor of {}..{} tiles from it reaches a free place for `{}`",
-                ctx.level.graph[p].id,
-                ctx.params.corridor.0,
-                ctx.params.corridor.1,
-                ctx.level.graph[v].id
-            ),
-            None => format!(
-                "no template of `{}` serves its links",
-                ctx.level.graph[v].id
-            ),
-        },
+    let fail = |ctx: &Ctx, v: NodeIndex, parent: Option<NodeIndex>, unjoined: Option<NodeIndex>| {
+        let id = |n: NodeIndex| &ctx.level.graph[n].id;
+        let (min, max) = ctx.params.corridor;
+        Failure {
+            stage: plan.stage,
+            composite: d.composite_of[v.index()],
+            node: Some(v),
+            reason: match (parent, unjoined) {
+                (_, Some(w)) => format!(
+                    "no door, hall or corridor of {min}..{max} tiles joins `{}` to `{}` wherever `{}` goes",
+                    id(v),
+                    id(w),
+                    id(v)
+                ),
+                (Some(p), None) => format!(
+                    "neither a door of `{}` nor a corridor of {min}..{max} tiles from it reaches a free place for `{}`",
+                    id(p),
+                    id(v)
+                ),
+                (None, None) => format!("no template of `{}` serves its links", id(v)),
+            },
+        }
     };
     if !place_root(ctx, &mut canvas, root) {
-        return Err(fail(ctx, root, None));
+        return Err(fail(ctx, root, None, None));
     }
     let origin = ctx.centre(&canvas.rooms[0]);
     let side = plan.side;
@@ -314,7 +344,26 @@ fn place(ctx: &mut Ctx, d: &Decomposition, plan: &Plan) -> Result<Canvas, Failur
             );
         }
         let mark = canvas.mark();
-        if ctx.budget > 0 && place_near(ctx, &mut canvas, v, parent, edge, at, side) {
+        let mut unjoined = None;
+        // Against its parent, else (a room closing a loop) against another
+        // placed room it links to.
+        let mut hosts = vec![(parent, edge)];
+        hosts.extend(
+            neighbours(ctx, v).filter(|&(w, e)| e != edge && w != v && canvas.room_of(w).is_some()),
+        );
+        if hosts.into_iter().any(|(host, e)| {
+            ctx.budget > 0
+                && place_near(
+                    ctx,
+                    &mut canvas,
+                    v,
+                    host,
+                    e,
+                    at,
+                    (side, plan.door_near),
+                    &mut unjoined,
+                )
+        }) {
             marks.push(mark);
             i += 1;
             continue;
@@ -331,7 +380,7 @@ fn place(ctx: &mut Ctx, d: &Decomposition, plan: &Plan) -> Result<Canvas, Failur
             .saturating_sub(JUMP * failures[v.index()])
             .max(after_parent);
         if jumps >= most_jumps || ctx.budget == 0 || to == i {
-            return Err(fail(ctx, v, Some(parent)));
+            return Err(fail(ctx, v, Some(parent), unjoined));
         }
         jumps += 1;
         canvas.rollback(ctx.shapes, marks[to - 1]);
@@ -343,14 +392,34 @@ fn place(ctx: &mut Ctx, d: &Decomposition, plan: &Plan) -> Result<Canvas, Failur
     Ok(canvas)
 }
 
+/// Makes every link of the just placed `v` to a placed room other than
+/// through `edge` (its parent's): returns the room it could not join.
+fn close_links(
+    ctx: &mut Ctx,
+    canvas: &mut Canvas,
+    v: NodeIndex,
+    edge: EdgeIndex,
+) -> Option<NodeIndex> {
+    let others: Vec<(NodeIndex, EdgeIndex)> = neighbours(ctx, v)
+        .filter(|&(w, e)| e != edge && !canvas.realised(e) && canvas.room_of(w).is_some())
+        .collect();
+    others
+        .into_iter()
+        .find(|&(w, e)| !corridor::connect(ctx, canvas, v, w, e, Joint::HallOrCorridor))
+        .map(|(w, _)| w)
+}
+
 fn distance(a: (f64, f64), b: (f64, f64)) -> f64 {
     ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt()
 }
 
 /// Places `v` against its placed `parent` through `edge`, its centre as
-/// near `at` as it can: a door when one lands within [`DOOR_NEAR`] room
-/// sides of it or no corridor lands nearer, else a corridor; failing both,
-/// a corridor from the parent to anywhere it reaches.
+/// near `at` as it can: a door when one lands within `door_near` room
+/// sides (`side`) of it or no corridor lands nearer, else a corridor; failing both,
+/// a corridor from the parent to anywhere it reaches. A placement stands
+/// only once `v`'s other links to placed rooms are made
+/// ([`close_links`]); the room it could not join to is kept in `unjoined`.
+#[allow(clippy::too_many_arguments)]
 fn place_near(
     ctx: &mut Ctx,
     canvas: &mut Canvas,
@@ -358,8 +427,18 @@ fn place_near(
     parent: NodeIndex,
     edge: EdgeIndex,
     at: (f64, f64),
-    side: f64,
+    (side, door_near): (f64, f64),
+    unjoined: &mut Option<NodeIndex>,
 ) -> bool {
+    let mut closes =
+        |ctx: &mut Ctx, canvas: &mut Canvas, mark: Mark| match close_links(ctx, canvas, v, edge) {
+            None => true,
+            Some(w) => {
+                *unjoined = Some(w);
+                canvas.rollback(ctx.shapes, mark);
+                false
+            }
+        };
     let host = canvas.index_of(parent).expect("parent placed");
     let mut cands = ctx.placements_or_other_template(canvas, host, v, edge);
     for c in &mut cands {
@@ -369,10 +448,14 @@ fn place_near(
     let best_door = doors.first().map(|c| -c.score);
     // Whether a corridor near the target may still be found.
     let mut corridor_may_fit = true;
-    if best_door.is_none_or(|d| d > DOOR_NEAR * side) {
+    if best_door.is_none_or(|d| d > door_near * side) {
         let mark = canvas.mark();
         match corridor_near(ctx, canvas, v, parent, edge, at) {
-            Some(d) if best_door.is_none_or(|b| b > d) => return true,
+            Some(d) if best_door.is_none_or(|b| b > d) => {
+                if closes(ctx, canvas, mark) {
+                    return true;
+                }
+            }
             Some(_) => canvas.rollback(ctx.shapes, mark),
             None => corridor_may_fit = false,
         }
@@ -380,21 +463,27 @@ fn place_near(
     for c in doors {
         let mark = canvas.mark();
         let ni = ctx.commit(canvas, host, v, edge, &c);
-        if !ctx.strands_exits(canvas, ni) {
+        if ctx.strands_exits(canvas, ni) {
+            canvas.rollback(ctx.shapes, mark);
+        } else if closes(ctx, canvas, mark) {
             return true;
         }
-        canvas.rollback(ctx.shapes, mark);
     }
-    if corridor_may_fit && corridor_near(ctx, canvas, v, parent, edge, at).is_some() {
+    let mark = canvas.mark();
+    if corridor_may_fit
+        && corridor_near(ctx, canvas, v, parent, edge, at).is_some()
+        && closes(ctx, canvas, mark)
+    {
         return true;
     }
     // Anywhere a corridor from the parent reaches.
     let Some((part, join)) = alone(ctx, v, parent, edge) else {
         return false;
     };
-    [Reach::Near, Reach::Far]
-        .into_iter()
-        .any(|reach| attach_by_corridor(ctx, canvas, &part, join, reach))
+    [Reach::Near, Reach::Far].into_iter().any(|reach| {
+        let mark = canvas.mark();
+        attach_by_corridor(ctx, canvas, &part, join, reach) && closes(ctx, canvas, mark)
+    })
 }
 
 /// `v` alone on a canvas of its own, and its join to its placed `parent`.

@@ -1,0 +1,334 @@
+//! Levels with loops laid out on a drawing of their graph: the general
+//! fallback when the composite-by-composite layout fails.
+//!
+//! A loop composite laid out alone and then attached from outside needs
+//! every room that links out of it on its outer face; branches that must
+//! lie inside a loop, or a third path between two rooms of a loop, defeat
+//! it. Here the whole graph is drawn first, each room a point, by stress
+//! majorization (Gansner, Koren and North, "Graph drawing by stress
+//! majorization", 2004): the distance between two rooms in the drawing
+//! approaches the number of links between them times the ground one room
+//! needs. A drawing places a branch inside a loop when the graph says so
+//! and leaves every loop the ground its rooms need. The rooms are then
+//! placed breadth first from the room nearest the middle, each against a
+//! placed neighbour as near its point as a door or a corridor within the
+//! flow's bound takes it ([`radial::place`]); a room's links to other
+//! placed rooms close as soon as it lands, by a door, a small hall or a
+//! corridor.
+
+use petgraph::graph::NodeIndex;
+
+use super::canvas::Canvas;
+use super::context::Ctx;
+use super::failure::Failure;
+use super::radial::{self, Plan, Target};
+use crate::graph::Decomposition;
+
+/// A room's point in a drawing.
+type Point = (f64, f64);
+
+/// Sweeps of the stress majorization over every room.
+const SWEEPS: usize = 120;
+
+/// Drawings made from random points; the one with the fewest crossing
+/// links (then the least stress) is kept.
+const DRAWINGS: usize = 6;
+
+/// Tiles between two linked rooms in the drawing, beyond their half sizes:
+/// one per drawn attempt, in turn. A tight drawing keeps corridors short;
+/// a loose one leaves the ground a loop's corridors need to go round the
+/// rooms inside it.
+const LINK_GAPS: [f64; 3] = [8.0, 14.0, 20.0];
+
+/// Door placements within this many room sides of a room's point are
+/// taken without looking for a corridor nearer: rooms keep to the drawing.
+const DOOR_NEAR: f64 = 0.25;
+
+/// Lays out every connected part of the level on a drawing of its graph,
+/// the parts side by side.
+pub fn layout_drawn(ctx: &mut Ctx, d: &Decomposition, round: usize) -> Result<Canvas, Failure> {
+    let gap = LINK_GAPS[round % LINK_GAPS.len()];
+    radial::lay_out_parts(ctx, d, |ctx, start| plan(ctx, start, gap))
+}
+
+/// The plan of the connected part holding `start`: every room's point in
+/// the drawing, relative to the room nearest the drawing's middle, which is
+/// placed first; the others breadth first from it, each below the linked
+/// room that reached it first.
+fn plan(ctx: &mut Ctx, start: NodeIndex, gap: f64) -> Plan {
+    let rooms: Vec<NodeIndex> = radial::bfs(ctx, start)
+        .into_iter()
+        .map(|(v, _)| v)
+        .collect();
+    let side = radial::room_side(ctx, &rooms);
+    let points = draw(ctx, &rooms, gap);
+    let n = rooms.len() as f64;
+    let middle = points
+        .iter()
+        .fold((0.0, 0.0), |(x, y), p| (x + p.0 / n, y + p.1 / n));
+    let root_at = (0..rooms.len())
+        .min_by(|&a, &b| {
+            dist2(points[a], middle)
+                .total_cmp(&dist2(points[b], middle))
+                .then(a.cmp(&b))
+        })
+        .expect("a room");
+    let root = rooms[root_at];
+    let origin = points[root_at];
+    let mut point = vec![(0.0, 0.0); ctx.level.graph.node_count()];
+    for (v, p) in rooms.iter().zip(&points) {
+        point[v.index()] = (p.0 - origin.0, p.1 - origin.1);
+    }
+    let walk = radial::bfs(ctx, root);
+    let mut targets = vec![None; ctx.level.graph.node_count()];
+    for &(v, parent) in &walk {
+        targets[v.index()] = Some(Target {
+            parent,
+            at: point[v.index()],
+        });
+    }
+    Plan {
+        order: walk.into_iter().map(|(v, _)| v).collect(),
+        targets,
+        side,
+        stage: "drawn",
+        door_near: DOOR_NEAR,
+    }
+}
+
+fn dist2(a: (f64, f64), b: (f64, f64)) -> f64 {
+    (a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)
+}
+
+/// A point for each of `rooms` (a connected part of the level) whose
+/// distances approach the length of the shortest path between the rooms
+/// ([`lengths`]): stress majorization from random points, each sweep
+/// moving every room to where its distances to all the others fit best
+/// given theirs (weights: the inverse square of the wanted distance, so
+/// near rooms count most).
+fn draw(ctx: &mut Ctx, rooms: &[NodeIndex], gap: f64) -> Vec<(f64, f64)> {
+    let n = rooms.len();
+    let (want, linked) = lengths(ctx, rooms, gap);
+    let links: Vec<(usize, usize)> = (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+        .filter(|&(i, j)| linked[i * n + j])
+        .collect();
+    let spread = want.iter().fold(0.0f64, |m, &w| m.max(w)) / 2.0;
+    let mut best: Option<(usize, f64, Vec<Point>)> = None;
+    for _ in 0..DRAWINGS {
+        let mut points: Vec<(f64, f64)> = (0..n)
+            .map(|_| (ctx.rng.unit() * spread, ctx.rng.unit() * spread))
+            .collect();
+        majorize(&mut points, &want);
+        let key = (crossings(&points, &links), stress(&points, &want));
+        if best.as_ref().is_none_or(|b| (key.0, key.1) < (b.0, b.1)) {
+            best = Some((key.0, key.1, points));
+        }
+    }
+    best.map(|b| b.2).unwrap_or_default()
+}
+
+/// [`SWEEPS`] sweeps of stress majorization of `points` towards the
+/// distances `want` (row-major).
+fn majorize(points: &mut [(f64, f64)], want: &[f64]) {
+    let n = points.len();
+    for _ in 0..SWEEPS {
+        for i in 0..n {
+            let (mut sx, mut sy, mut sw) = (0.0, 0.0, 0.0);
+            let (xi, yi) = points[i];
+            for j in 0..n {
+                let want = want[i * n + j];
+                if j == i || want <= 0.0 {
+                    continue;
+                }
+                let w = 1.0 / (want * want);
+                let (xj, yj) = points[j];
+                let (dx, dy) = (xi - xj, yi - yj);
+                let now = (dx * dx + dy * dy).sqrt().max(1e-9);
+                sx += w * (xj + want * dx / now);
+                sy += w * (yj + want * dy / now);
+                sw += w;
+            }
+            if sw > 0.0 {
+                points[i] = (sx / sw, sy / sw);
+            }
+        }
+    }
+}
+
+/// The stress of `points`: the weighted squared misfit of every distance.
+fn stress(points: &[(f64, f64)], want: &[f64]) -> f64 {
+    let n = points.len();
+    let mut total = 0.0;
+    for i in 0..n {
+        for j in i + 1..n {
+            let want = want[i * n + j];
+            if want > 0.0 {
+                let now = dist2(points[i], points[j]).sqrt();
+                total += (now - want).powi(2) / (want * want);
+            }
+        }
+    }
+    total
+}
+
+/// How many pairs of `links` (drawn as straight segments between
+/// `points`) without a room in common cross.
+fn crossings(points: &[(f64, f64)], links: &[(usize, usize)]) -> usize {
+    let side = |a: (f64, f64), b: (f64, f64), c: (f64, f64)| {
+        ((b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0)).signum()
+    };
+    let mut count = 0;
+    for (k, &(a, b)) in links.iter().enumerate() {
+        for &(c, d) in &links[k + 1..] {
+            if a == c || a == d || b == c || b == d {
+                continue;
+            }
+            let (pa, pb, pc, pd) = (points[a], points[b], points[c], points[d]);
+            if side(pa, pb, pc) * side(pa, pb, pd) < 0.0
+                && side(pc, pd, pa) * side(pc, pd, pb) < 0.0
+            {
+                count += 1;
+            }
+        }
+    }
+    count
+}
+
+/// The length of a shortest path between every two of `rooms` (row-major,
+/// by position in `rooms`; 0 between a room and itself), a link between
+/// two rooms being as long as their half sizes and `gap`.
+fn lengths(ctx: &Ctx, rooms: &[NodeIndex], gap: f64) -> (Vec<f64>, Vec<bool>) {
+    let n = rooms.len();
+    let mut local = vec![usize::MAX; ctx.level.graph.node_count()];
+    for (i, v) in rooms.iter().enumerate() {
+        local[v.index()] = i;
+    }
+    let half: Vec<f64> = rooms
+        .iter()
+        .map(|&v| {
+            ctx.shape_options(v).first().map_or(3.0, |&s| {
+                f64::from(ctx.shapes[s].width + ctx.shapes[s].height) / 4.0
+            })
+        })
+        .collect();
+    let adj: Vec<Vec<usize>> = rooms
+        .iter()
+        .map(|&v| {
+            ctx.edges_of(v)
+                .iter()
+                .filter_map(|&e| {
+                    let (a, b) = ctx.level.graph.edge_endpoints(e).expect("edge");
+                    let w = local[if a == v { b } else { a }.index()];
+                    (w != usize::MAX).then_some(w)
+                })
+                .collect()
+        })
+        .collect();
+    let mut out = vec![f64::INFINITY; n * n];
+    let mut linked = vec![false; n * n];
+    for (i, a) in adj.iter().enumerate() {
+        for &j in a {
+            linked[i * n + j] = true;
+        }
+    }
+    let mut heap = std::collections::BinaryHeap::new();
+    for s in 0..n {
+        let row = &mut out[s * n..(s + 1) * n];
+        row[s] = 0.0;
+        heap.push((std::cmp::Reverse(Length(0.0)), s));
+        while let Some((std::cmp::Reverse(Length(d)), i)) = heap.pop() {
+            if d > row[i] {
+                continue;
+            }
+            for &w in &adj[i] {
+                let nd = d + half[i] + half[w] + gap;
+                if nd < row[w] {
+                    row[w] = nd;
+                    heap.push((std::cmp::Reverse(Length(nd)), w));
+                }
+            }
+        }
+    }
+    for x in &mut out {
+        if !x.is_finite() {
+            *x = 0.0;
+        }
+    }
+    (out, linked)
+}
+
+/// A length ordered for the heap of [`lengths`].
+#[derive(Clone, Copy, PartialEq)]
+struct Length(f64);
+
+impl Eq for Length {}
+
+impl PartialOrd for Length {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Length {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::fixture::Fixture;
+
+    /// One 9x9 template per category, two doors on each side.
+    const ROOMS: &str = "rooms:\n  - name: hall\n    category: entrance\n    art: |\n      ##A###B##\n      #.......#\n      C.......D\n      #.......#\n      #.......#\n      #.......#\n      E.......F\n      #.......#\n      ##G###H##\n  - name: cell\n    category: normal\n    art: |\n      ##A###B##\n      #.......#\n      C.......D\n      #.......#\n      #.......#\n      #.......#\n      E.......F\n      #.......#\n      ##G###H##\n";
+
+    /// Three paths between `h` and `g`, a branch from each path's middle
+    /// room, and a loop from one branch back to a path: whichever way the
+    /// paths are drawn, a path and its branch lie inside a loop.
+    const THETA: &str = "name: theta\nlayout: { reuse_templates: true }\nnodes:\n  h: entrance\n  a: normal\n  b: normal\n  c: normal\n  d: normal\n  e: normal\n  f: normal\n  g: normal\n  x: normal\n  y: normal\n  z: normal\nedges:\n  - h -> a\n  - a -> b\n  - b -> g\n  - h -> c\n  - c -> d\n  - h -> e\n  - e -> f\n  - a -> x\n  - c -> y\n  - e -> z\nloops:\n  - d <-> g\n  - f <-> g\n  - y <-> d\n";
+
+    #[test]
+    fn a_drawing_keeps_rooms_near_the_distances_their_links_want() {
+        let fixture = Fixture::with(ROOMS, THETA);
+        let mut ctx = fixture.ctx();
+        let rooms: Vec<NodeIndex> = fixture.level.graph.node_indices().collect();
+        let gap = LINK_GAPS[0];
+        let points = draw(&mut ctx, &rooms, gap);
+        let (want, linked) = lengths(&ctx, &rooms, gap);
+        let n = rooms.len();
+        let links: Vec<(usize, usize)> = (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+            .filter(|&(i, j)| linked[i * n + j])
+            .collect();
+        assert_eq!(links.len(), 13);
+        // No two rooms closer than half a link: their ground does not
+        // overlap.
+        for i in 0..n {
+            for j in i + 1..n {
+                let now = dist2(points[i], points[j]).sqrt();
+                assert!(now > 0.5 * (9.0 + gap), "rooms {i} and {j}: {now}");
+            }
+        }
+        for &(i, j) in &links {
+            // Two 9x9 rooms: half sizes 4.5 each, plus the gap.
+            assert_eq!(want[i * n + j], 9.0 + gap);
+            let now = dist2(points[i], points[j]).sqrt();
+            assert!(
+                (now - want[i * n + j]).abs() < 0.5 * want[i * n + j],
+                "link {i}-{j}: {now} for {}",
+                want[i * n + j]
+            );
+        }
+    }
+
+    #[test]
+    fn crossing_segments_are_counted_once_and_shared_rooms_never() {
+        let square = [(0.0, 0.0), (4.0, 0.0), (4.0, 4.0), (0.0, 4.0)];
+        // The two diagonals cross; the sides meet only at shared rooms.
+        assert_eq!(crossings(&square, &[(0, 2), (1, 3)]), 1);
+        assert_eq!(crossings(&square, &[(0, 1), (1, 2), (2, 3), (3, 0)]), 0);
+        assert_eq!(crossings(&square, &[(0, 1), (2, 3)]), 0);
+    }
+}
