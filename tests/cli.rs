@@ -492,10 +492,39 @@ fn generate_to(path: &std::path::Path) -> std::process::Output {
 
 #[cfg(unix)]
 #[test]
+fn a_replaced_output_keeps_its_owner() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir().expect("tmp");
+    let theirs = dir.path().join("theirs.json");
+    std::fs::write(&theirs, "theirs").expect("written");
+    // Only the superuser can make a file someone else's (and give the
+    // level back to them); others have nothing to check here.
+    if std::os::unix::fs::chown(&theirs, Some(4242), Some(4242)).is_err() {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "note: skipped a_replaced_output_keeps_its_owner: not run by the superuser"
+        );
+        return;
+    }
+    let out = generate_to(&theirs);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let level = std::fs::read_to_string(&theirs).expect("replaced");
+    assert!(level.contains("dungeonflow-level/1"));
+    let meta = std::fs::metadata(&theirs).expect("there");
+    assert_eq!((meta.uid(), meta.gid()), (4242, 4242));
+}
+
+#[cfg(unix)]
+#[test]
 fn a_read_only_output_is_kept_and_a_dangling_link_is_followed() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().expect("tmp");
-    // A read-only file was replaced by the level (and changed owner).
+    // A read-only file is kept.
     let kept = dir.path().join("kept.json");
     std::fs::write(&kept, "mine").expect("written");
     std::fs::set_permissions(&kept, std::fs::Permissions::from_mode(0o444)).expect("chmod");

@@ -144,7 +144,8 @@ pub fn write_rendered(path: &Path, rendered: &Rendered) -> Result<(), Diagnostic
 /// renamed over the target, so a reader never sees a half-written file. A
 /// symbolic link to a file is followed (the link stays, its file is
 /// replaced or, when the link dangles, made where it points); a read-only
-/// file is refused, never replaced; a device, pipe or socket (`-o
+/// file is refused, never replaced, and a file keeps its owner (or is
+/// refused when only its owner or the superuser could give it back); a device, pipe or socket (`-o
 /// /dev/null`, a FIFO) is written in place, since renaming a file over it
 /// would replace the device itself.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Diagnostic> {
@@ -185,9 +186,37 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Diagnostic> {
     if let Some(permissions) = permissions_for(path) {
         tmp.as_file().set_permissions(permissions).map_err(fail)?;
     }
+    #[cfg(unix)]
+    if keep_owner(tmp.as_file(), path).is_err() {
+        return Err(Diagnostic::error(
+            "io::owner",
+            format!(
+                "{} belongs to another user, who would lose it if it were replaced: it was left as it is",
+                path.display()
+            ),
+        )
+        .help("write the level to another file, or run as the file's owner"));
+    }
     tmp.as_file().sync_all().map_err(fail)?;
     tmp.persist(path).map_err(|e| fail(e.error))?;
     Ok(())
+}
+
+/// Gives the temporary file `tmp` the owner and group of the file at
+/// `path` it is to replace (a rename would otherwise hand the file to
+/// whoever ran the command); an error when they differ and cannot be given
+/// (only the superuser may give a file away).
+#[cfg(unix)]
+fn keep_owner(tmp: &std::fs::File, path: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{MetadataExt, fchown};
+    let Ok(old) = std::fs::metadata(path) else {
+        return Ok(());
+    };
+    let new = tmp.metadata()?;
+    if (old.uid(), old.gid()) == (new.uid(), new.gid()) {
+        return Ok(());
+    }
+    fchown(tmp, Some(old.uid()), Some(old.gid()))
 }
 
 /// The permissions of the file being replaced, or the usual ones for a new
