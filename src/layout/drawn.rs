@@ -7,8 +7,8 @@
 //! it. Here the whole graph is drawn first, each room a point, by stress
 //! majorization (Gansner, Koren and North, "Graph drawing by stress
 //! majorization", 2004): the distance between two rooms in the drawing
-//! approaches the number of links between them times the ground one room
-//! needs. A drawing places a branch inside a loop when the graph says so
+//! approaches the length of a shortest path between them, each link as
+//! long as the two rooms' half sizes plus a gap. A drawing places a branch inside a loop when the graph says so
 //! and leaves every loop the ground its rooms need. The rooms are then
 //! placed breadth first from the room nearest the middle, each against a
 //! placed neighbour as near its point as a door or a corridor within the
@@ -22,7 +22,7 @@ use super::canvas::Canvas;
 use super::context::Ctx;
 use super::failure::Failure;
 use super::radial::{self, Plan, Target};
-use crate::graph::Decomposition;
+use crate::graph::{Decomposition, EdgeKind};
 
 /// A room's point in a drawing.
 type Point = (f64, f64);
@@ -68,8 +68,8 @@ fn plan(ctx: &mut Ctx, start: NodeIndex, gap: f64) -> Plan {
         .fold((0.0, 0.0), |(x, y), p| (x + p.0 / n, y + p.1 / n));
     let root_at = (0..rooms.len())
         .min_by(|&a, &b| {
-            dist2(points[a], middle)
-                .total_cmp(&dist2(points[b], middle))
+            radial::distance(points[a], middle)
+                .total_cmp(&radial::distance(points[b], middle))
                 .then(a.cmp(&b))
         })
         .expect("a room");
@@ -96,27 +96,19 @@ fn plan(ctx: &mut Ctx, start: NodeIndex, gap: f64) -> Plan {
     }
 }
 
-fn dist2(a: (f64, f64), b: (f64, f64)) -> f64 {
-    (a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)
-}
-
 /// A point for each of `rooms` (a connected part of the level) whose
 /// distances approach the length of the shortest path between the rooms
 /// ([`lengths`]): stress majorization from random points, each sweep
 /// moving every room to where its distances to all the others fit best
 /// given theirs (weights: the inverse square of the wanted distance, so
 /// near rooms count most).
-fn draw(ctx: &mut Ctx, rooms: &[NodeIndex], gap: f64) -> Vec<(f64, f64)> {
+fn draw(ctx: &mut Ctx, rooms: &[NodeIndex], gap: f64) -> Vec<Point> {
     let n = rooms.len();
-    let (want, linked) = lengths(ctx, rooms, gap);
-    let links: Vec<(usize, usize)> = (0..n)
-        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-        .filter(|&(i, j)| linked[i * n + j])
-        .collect();
+    let (want, links) = lengths(ctx, rooms, gap);
     let spread = want.iter().fold(0.0f64, |m, &w| m.max(w)) / 2.0;
     let mut best: Option<(usize, f64, Vec<Point>)> = None;
     for _ in 0..DRAWINGS {
-        let mut points: Vec<(f64, f64)> = (0..n)
+        let mut points: Vec<Point> = (0..n)
             .map(|_| (ctx.rng.unit() * spread, ctx.rng.unit() * spread))
             .collect();
         majorize(&mut points, &want);
@@ -130,7 +122,7 @@ fn draw(ctx: &mut Ctx, rooms: &[NodeIndex], gap: f64) -> Vec<(f64, f64)> {
 
 /// [`SWEEPS`] sweeps of stress majorization of `points` towards the
 /// distances `want` (row-major).
-fn majorize(points: &mut [(f64, f64)], want: &[f64]) {
+fn majorize(points: &mut [Point], want: &[f64]) {
     let n = points.len();
     for _ in 0..SWEEPS {
         for i in 0..n {
@@ -157,14 +149,14 @@ fn majorize(points: &mut [(f64, f64)], want: &[f64]) {
 }
 
 /// The stress of `points`: the weighted squared misfit of every distance.
-fn stress(points: &[(f64, f64)], want: &[f64]) -> f64 {
+fn stress(points: &[Point], want: &[f64]) -> f64 {
     let n = points.len();
     let mut total = 0.0;
     for i in 0..n {
         for j in i + 1..n {
             let want = want[i * n + j];
             if want > 0.0 {
-                let now = dist2(points[i], points[j]).sqrt();
+                let now = radial::distance(points[i], points[j]);
                 total += (now - want).powi(2) / (want * want);
             }
         }
@@ -174,8 +166,8 @@ fn stress(points: &[(f64, f64)], want: &[f64]) -> f64 {
 
 /// How many pairs of `links` (drawn as straight segments between
 /// `points`) without a room in common cross.
-fn crossings(points: &[(f64, f64)], links: &[(usize, usize)]) -> usize {
-    let side = |a: (f64, f64), b: (f64, f64), c: (f64, f64)| {
+fn crossings(points: &[Point], links: &[(usize, usize)]) -> usize {
+    let side = |a: Point, b: Point, c: Point| {
         ((b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0)).signum()
     };
     let mut count = 0;
@@ -197,83 +189,50 @@ fn crossings(points: &[(f64, f64)], links: &[(usize, usize)]) -> usize {
 
 /// The length of a shortest path between every two of `rooms` (row-major,
 /// by position in `rooms`; 0 between a room and itself), a link between
-/// two rooms being as long as their half sizes and `gap`.
-fn lengths(ctx: &Ctx, rooms: &[NodeIndex], gap: f64) -> (Vec<f64>, Vec<bool>) {
+/// two rooms being as long as their half sizes and `gap`; and the links
+/// between `rooms`, each once as `(i, j)` with `i < j`.
+fn lengths(ctx: &Ctx, rooms: &[NodeIndex], gap: f64) -> (Vec<f64>, Vec<(usize, usize)>) {
+    use petgraph::visit::{EdgeFiltered, EdgeRef, UndirectedAdaptor};
     let n = rooms.len();
-    let mut local = vec![usize::MAX; ctx.level.graph.node_count()];
+    let graph = &ctx.level.graph;
+    let mut local = vec![usize::MAX; graph.node_count()];
     for (i, v) in rooms.iter().enumerate() {
         local[v.index()] = i;
     }
-    let half: Vec<f64> = rooms
+    let mut half = vec![0.0; graph.node_count()];
+    for &v in rooms {
+        half[v.index()] = radial::mean_side(ctx, v) / 2.0;
+    }
+    let mut links: Vec<(usize, usize)> = rooms
         .iter()
-        .map(|&v| {
-            ctx.shape_options(v).first().map_or(3.0, |&s| {
-                f64::from(ctx.shapes[s].width + ctx.shapes[s].height) / 4.0
+        .flat_map(|&v| {
+            ctx.edges_of(v).iter().filter_map(|&e| {
+                let (a, b) = graph.edge_endpoints(e).expect("edge");
+                let (i, j) = (local[a.index()], local[b.index()]);
+                (i != usize::MAX && j != usize::MAX).then_some((i.min(j), i.max(j)))
             })
         })
         .collect();
-    let adj: Vec<Vec<usize>> = rooms
-        .iter()
-        .map(|&v| {
-            ctx.edges_of(v)
-                .iter()
-                .filter_map(|&e| {
-                    let (a, b) = ctx.level.graph.edge_endpoints(e).expect("edge");
-                    let w = local[if a == v { b } else { a }.index()];
-                    (w != usize::MAX).then_some(w)
-                })
-                .collect()
-        })
-        .collect();
-    let mut out = vec![f64::INFINITY; n * n];
-    let mut linked = vec![false; n * n];
-    for (i, a) in adj.iter().enumerate() {
-        for &j in a {
-            linked[i * n + j] = true;
-        }
-    }
-    let mut heap = std::collections::BinaryHeap::new();
-    for s in 0..n {
-        let row = &mut out[s * n..(s + 1) * n];
-        row[s] = 0.0;
-        heap.push((std::cmp::Reverse(Length(0.0)), s));
-        while let Some((std::cmp::Reverse(Length(d)), i)) = heap.pop() {
-            if d > row[i] {
-                continue;
-            }
-            for &w in &adj[i] {
-                let nd = d + half[i] + half[w] + gap;
-                if nd < row[w] {
-                    row[w] = nd;
-                    heap.push((std::cmp::Reverse(Length(nd)), w));
-                }
+    links.sort_unstable();
+    links.dedup();
+    // Passages only (as in `ctx.edges_of`), either way: no warp, no link
+    // of a room to itself.
+    let physical = EdgeFiltered::from_fn(UndirectedAdaptor(graph), |e| {
+        e.weight().kind != EdgeKind::Warp && e.source() != e.target()
+    });
+    let mut out = vec![0.0; n * n];
+    for (s, &v) in rooms.iter().enumerate() {
+        let reached = petgraph::algo::dijkstra(&physical, v, None, |e| {
+            half[e.source().index()] + half[e.target().index()] + gap
+        });
+        for (w, length) in reached {
+            let j = local[w.index()];
+            if j != usize::MAX {
+                out[s * n + j] = length;
             }
         }
     }
-    for x in &mut out {
-        if !x.is_finite() {
-            *x = 0.0;
-        }
-    }
-    (out, linked)
-}
-
-/// A length ordered for the heap of [`lengths`].
-#[derive(Clone, Copy, PartialEq)]
-struct Length(f64);
-
-impl Eq for Length {}
-
-impl PartialOrd for Length {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Length {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&other.0)
-    }
+    (out, links)
 }
 
 #[cfg(test)]
@@ -296,25 +255,21 @@ mod tests {
         let rooms: Vec<NodeIndex> = fixture.level.graph.node_indices().collect();
         let gap = LINK_GAPS[0];
         let points = draw(&mut ctx, &rooms, gap);
-        let (want, linked) = lengths(&ctx, &rooms, gap);
+        let (want, links) = lengths(&ctx, &rooms, gap);
         let n = rooms.len();
-        let links: Vec<(usize, usize)> = (0..n)
-            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-            .filter(|&(i, j)| linked[i * n + j])
-            .collect();
         assert_eq!(links.len(), 13);
         // No two rooms closer than half a link: their ground does not
         // overlap.
         for i in 0..n {
             for j in i + 1..n {
-                let now = dist2(points[i], points[j]).sqrt();
+                let now = radial::distance(points[i], points[j]);
                 assert!(now > 0.5 * (9.0 + gap), "rooms {i} and {j}: {now}");
             }
         }
         for &(i, j) in &links {
             // Two 9x9 rooms: half sizes 4.5 each, plus the gap.
             assert_eq!(want[i * n + j], 9.0 + gap);
-            let now = dist2(points[i], points[j]).sqrt();
+            let now = radial::distance(points[i], points[j]);
             assert!(
                 (now - want[i * n + j]).abs() < 0.5 * want[i * n + j],
                 "link {i}-{j}: {now} for {}",

@@ -273,15 +273,16 @@ fn ring_radii(count: &[usize], side: f64, step: f64) -> Vec<f64> {
 /// The side of the square of ground one room of `rooms` needs: their
 /// templates' mean side, plus [`GAP`].
 pub(super) fn room_side(ctx: &Ctx, rooms: &[NodeIndex]) -> f64 {
-    let sides: Vec<f64> = rooms
-        .iter()
-        .map(|v| {
-            ctx.shape_options(*v).first().map_or(6.0, |&s| {
-                f64::from(ctx.shapes[s].width + ctx.shapes[s].height) / 2.0
-            })
-        })
-        .collect();
+    let sides: Vec<f64> = rooms.iter().map(|&v| mean_side(ctx, v)).collect();
     sides.iter().sum::<f64>() / sides.len().max(1) as f64 + GAP
+}
+
+/// The mean of the width and height of `v`'s template (6 when it has
+/// none).
+pub(super) fn mean_side(ctx: &Ctx, v: NodeIndex) -> f64 {
+    ctx.shape_options(v).first().map_or(6.0, |&s| {
+        f64::from(ctx.shapes[s].width + ctx.shapes[s].height) / 2.0
+    })
 }
 
 /// Places the rooms of `plan` in order on a new canvas, jumping back over
@@ -348,9 +349,7 @@ pub(super) fn place(ctx: &mut Ctx, d: &Decomposition, plan: &Plan) -> Result<Can
         // Against its parent, else (a room closing a loop) against another
         // placed room it links to.
         let mut hosts = vec![(parent, edge)];
-        hosts.extend(
-            neighbours(ctx, v).filter(|&(w, e)| e != edge && w != v && canvas.room_of(w).is_some()),
-        );
+        hosts.extend(neighbours(ctx, v).filter(|&(w, e)| e != edge && canvas.room_of(w).is_some()));
         if hosts.into_iter().any(|(host, e)| {
             ctx.budget > 0
                 && place_near(
@@ -409,7 +408,8 @@ fn close_links(
         .map(|(w, _)| w)
 }
 
-fn distance(a: (f64, f64), b: (f64, f64)) -> f64 {
+/// The distance between two points.
+pub(super) fn distance(a: (f64, f64), b: (f64, f64)) -> f64 {
     ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt()
 }
 
