@@ -392,13 +392,18 @@ fn decode_chain(
         );
         return None;
     }
-    if length.value.1 == 0 {
+    if length.value.0 == 0 {
+        let (lo, hi) = length.value;
         d.error(
             "flow::chain-empty",
             chain.span.clone(),
-            "a chain of 0 rooms",
+            if hi == 0 {
+                "a chain of 0 rooms".to_owned()
+            } else {
+                format!("a chain of {lo}..{hi} rooms may have none")
+            },
             "no rooms",
-            "use a length of at least 1, or give the node `chance:` to make it optional",
+            "a chain has at least 1 room: use a length of at least 1, and give the node `chance:` to make it optional",
         );
         return None;
     }
