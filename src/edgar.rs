@@ -57,6 +57,24 @@ impl Imported {
             ("rooms", format!("{}_rooms.yaml", self.name), &self.rooms),
         ]
     }
+
+    /// The files of the import as project sources, named as in the
+    /// project folder, for [`Project::from_layers`](crate::Project::from_layers).
+    pub fn sources(&self) -> Vec<crate::project::Source> {
+        use crate::project::{FileKind, Source};
+        self.files()
+            .into_iter()
+            .map(|(dir, file, text)| Source {
+                file: SourceFile::new(format!("{dir}/{file}"), text),
+                kind: if dir == "rooms" {
+                    FileKind::Room
+                } else {
+                    FileKind::Flow
+                },
+                bundled: false,
+            })
+            .collect()
+    }
 }
 
 /// An error in the Edgar input `file`, named in the message (most point

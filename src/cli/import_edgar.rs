@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use crate::diag::{Diagnostic, SourceFile};
 use crate::edgar::Imported;
-use crate::project::{FileKind, Project, Source, read_text};
+use crate::project::{Project, read_text};
 use crate::render::write_atomic;
 
 /// Arguments of `import-edgar`.
@@ -55,19 +55,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
 /// would once they are written: an input that converts to files the
 /// engine refuses is an error, and nothing is written.
 fn refuse_invalid(imported: &Imported, graph: &std::path::Path) -> Result<(), Vec<Diagnostic>> {
-    let sources = imported
-        .files()
-        .into_iter()
-        .map(|(dir, file, text)| Source {
-            file: SourceFile::new(format!("{dir}/{file}"), text),
-            kind: if dir == "rooms" {
-                FileKind::Room
-            } else {
-                FileKind::Flow
-            },
-            bundled: false,
-        })
-        .collect();
+    let sources = imported.sources();
     let project = Project::from_layers(vec![sources]);
     if !project.has_errors() {
         return Ok(());

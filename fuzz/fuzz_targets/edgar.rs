@@ -1,0 +1,8 @@
+//! Any bytes as an Edgar graph and room set, imported and validated: never a panic, never a hang.
+#![no_main]
+
+#[path = "../bodies.rs"]
+#[allow(dead_code)] // each target uses one of the bodies
+mod bodies;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bodies::edgar(data));
