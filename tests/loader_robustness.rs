@@ -2,22 +2,17 @@
 //! mutated line by line and byte by byte, through decoding and validation.
 
 use dungeonflow::SourceFile;
-use dungeonflow::flow::{load_flow_file, validate_flow};
+use dungeonflow::flow::load_flow_file;
 use dungeonflow::project::{Project, bundled_sources};
-use dungeonflow::rooms::load_room_file;
 use proptest::prelude::*;
 
+/// The fuzz targets' bodies: the loaders and the level reader and solver
+/// run here as the fuzzers run them.
+#[path = "../fuzz/bodies.rs"]
+#[allow(dead_code)] // the generation bodies are replayed in fuzz_corpus.rs
+mod bodies;
 #[path = "support/suite.rs"]
 mod suite;
-
-fn load_everything(text: &str, library: &dungeonflow::rooms::RoomLibrary) {
-    let file = SourceFile::new("fuzz.yaml", text);
-    let (flow, _) = load_flow_file(&file);
-    if let Some(flow) = flow {
-        let _ = validate_flow(&flow, library);
-    }
-    let _ = load_room_file(&file);
-}
 
 fn corpus() -> Vec<String> {
     bundled_sources()
@@ -31,14 +26,12 @@ proptest! {
 
     #[test]
     fn arbitrary_text_never_panics(text in "\\PC{0,400}") {
-        let project = Project::bundled();
-        load_everything(&text, &project.library);
+        bodies::loaders(text.as_bytes());
     }
 
     #[test]
     fn yamlish_text_never_panics(text in "([a-z_]{1,8}: ?(\\[|\\{|-|~|&a|\\*a|[0-9.]{1,4}|[a-z >|-]{0,12})\n {0,4}){0,30}") {
-        let project = Project::bundled();
-        load_everything(&text, &project.library);
+        bodies::loaders(text.as_bytes());
     }
 
     #[test]
@@ -49,10 +42,7 @@ proptest! {
         let at = cut % (bytes.len() + 1);
         let end = (at + len).min(bytes.len());
         bytes.splice(at..end, junk.bytes());
-        if let Ok(mutated) = String::from_utf8(bytes) {
-            let project = Project::bundled();
-            load_everything(&mutated, &project.library);
-        }
+        bodies::loaders(&bytes);
     }
 }
 
@@ -133,8 +123,6 @@ proptest! {
     /// types) is refused or solved, never a panic.
     #[test]
     fn edited_level_json_never_panics_the_reader_or_the_solver(file in 0usize..2, edits in proptest::collection::vec((0usize..100_000, 0usize..64), 1..4)) {
-        use dungeonflow::level::Level;
-        use dungeonflow::puzzle::{Puzzle, analyse};
         let mut value: serde_json::Value =
             serde_json::from_str(&level_corpus()[file]).expect("a level is JSON");
         for (at, with) in edits {
@@ -143,12 +131,7 @@ proptest! {
             let leaf = &mut all[at % n];
             **leaf = replacement(leaf, with);
         }
-        if let Ok(level) = Level::from_json(&value.to_string()) {
-            let _ = level.check();
-            if level.check_entrance().is_ok() {
-                let _ = analyse(&Puzzle::from_level(&level));
-            }
-        }
+        bodies::level_json(value.to_string().as_bytes());
     }
 }
 
@@ -159,20 +142,11 @@ proptest! {
     /// solve it. A mutated level is refused or solved, never a panic.
     #[test]
     fn mutated_level_json_never_panics_the_reader_or_the_solver(file in 0usize..2, cut in 0usize..200_000, len in 0usize..48, junk in "[\\[\\]{}:,\"0-9a-z -]{0,12}") {
-        use dungeonflow::level::Level;
-        use dungeonflow::puzzle::{Puzzle, analyse};
         let levels = level_corpus();
         let mut bytes = levels[file].as_bytes().to_vec();
         let at = cut % (bytes.len() + 1);
         let end = (at + len).min(bytes.len());
         bytes.splice(at..end, junk.bytes());
-        if let Ok(text) = String::from_utf8(bytes)
-            && let Ok(level) = Level::from_json(&text)
-        {
-            let _ = level.check();
-            if level.check_entrance().is_ok() {
-                let _ = analyse(&Puzzle::from_level(&level));
-            }
-        }
+        bodies::level_json(&bytes);
     }
 }
