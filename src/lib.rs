@@ -6,6 +6,7 @@
 //! plain data between stages.
 
 pub mod category;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod diag;
 pub mod edgar;

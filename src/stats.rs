@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
+#[cfg(feature = "parallel")]
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -116,11 +117,15 @@ struct Sample {
     bypassed: f64,
 }
 
-/// Generates seeds `0..seeds` of `flow` in parallel and summarises them.
+/// Generates seeds `0..seeds` of `flow` (in parallel with the `parallel`
+/// feature) and summarises them.
 pub fn run(flow: &Flow, library: &RoomLibrary, seeds: u64, progress: &(dyn Fn() + Sync)) -> Stats {
     let table = ShapeTable::new(library);
-    let results: Vec<Result<Sample, String>> = (0..seeds)
-        .into_par_iter()
+    #[cfg(feature = "parallel")]
+    let all = (0..seeds).into_par_iter();
+    #[cfg(not(feature = "parallel"))]
+    let all = 0..seeds;
+    let results: Vec<Result<Sample, String>> = all
         .map(|seed| {
             let start = Instant::now();
             let out = generate_with(flow, library, &table, seed, &Default::default());

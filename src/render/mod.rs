@@ -5,15 +5,19 @@
 mod ascii;
 mod minimap;
 pub mod palette;
+#[cfg(feature = "png")]
 mod png;
 mod scene;
 mod svg;
+#[cfg(feature = "png")]
 mod tiled;
 
 pub use ascii::render_ascii;
 pub use minimap::render_minimap;
+#[cfg(feature = "png")]
 pub use png::{MAX_SIDE, paint, render_png};
 pub use svg::render_svg;
+#[cfg(feature = "png")]
 pub use tiled::{TiledExport, render_tiled};
 
 use std::path::Path;
@@ -22,7 +26,8 @@ use crate::diag::Diagnostic;
 use crate::level::Level;
 
 /// An output format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Format {
     /// The tile grid as text with a legend.
     Ascii,
@@ -73,15 +78,21 @@ impl Format {
         options: &RenderOptions,
         file_name: &str,
     ) -> Result<Rendered, Diagnostic> {
+        #[cfg(not(feature = "png"))]
+        let _ = file_name;
         let main = match self {
             Format::Ascii => render_ascii(level, options.labels).into_bytes(),
             Format::Json => (serde_json::to_string_pretty(level).map_err(|e| {
                 Diagnostic::error("render::json", format!("cannot write JSON: {e}"))
             })? + "\n")
                 .into_bytes(),
+            #[cfg(feature = "png")]
             Format::Png => render_png(level, options)?,
+            #[cfg(not(feature = "png"))]
+            Format::Png | Format::Tiled => return Err(without_png(self)),
             Format::Svg => render_svg(level, options).into_bytes(),
             Format::Minimap => render_minimap(level)?.into_bytes(),
+            #[cfg(feature = "png")]
             Format::Tiled => {
                 let stem = file_name.strip_suffix(".tmj").unwrap_or(file_name);
                 let export = render_tiled(level, &format!("{stem}.tileset.png"));
@@ -96,6 +107,17 @@ impl Format {
             companions: Vec::new(),
         })
     }
+}
+
+/// The error of a PNG picture or a Tiled map (whose tileset is a PNG)
+/// asked of a build without the `png` feature.
+#[cfg(not(feature = "png"))]
+fn without_png(format: Format) -> Diagnostic {
+    Diagnostic::error(
+        "render::no-png",
+        format!("this build of dungeonflow cannot write {format:?} output"),
+    )
+    .help("enable the crate's `png` feature (on by default with `cli`)")
 }
 
 /// What a renderer may be asked for.

@@ -31,6 +31,7 @@ impl<'a> Scene<'a> {
     }
 
     /// The category of the room owning (x, y), if any.
+    #[cfg(feature = "png")]
     pub fn category(&self, x: i32, y: i32) -> Option<&'a str> {
         let level = self.level;
         self.owner(x, y).map(|i| level.rooms[i].category.as_str())
