@@ -196,6 +196,41 @@ fn generate_writes_png_and_svg_by_extension_or_flag() {
 }
 
 #[test]
+fn an_output_extension_no_format_writes_is_refused_before_any_work() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tmx = dir.path().join("level.tmx");
+    let out = df(&[
+        "generate",
+        "--seed",
+        "4",
+        "-o",
+        tmx.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("render::unknown-extension"), "{stderr}");
+    assert!(stderr.contains(".tmj"), "{stderr}");
+    assert!(!tmx.exists(), "nothing is written");
+    assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 0);
+    // A format named on the command line wins over the extension.
+    df_ok(&[
+        "generate",
+        "--seed",
+        "4",
+        "--format",
+        "json",
+        "-o",
+        tmx.to_str().expect("utf-8"),
+    ]);
+    let text = std::fs::read_to_string(&tmx).expect("written");
+    assert!(text.contains("dungeonflow-level/1"));
+    // An unknown --format is refused with the known ones listed.
+    let out = df(&["generate", "--format", "tmx"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("possible values: ascii, json"));
+}
+
+#[test]
 fn generate_tiled_writes_the_map_and_its_tileset_beside_it() {
     let dir = tempfile::tempdir().expect("temp dir");
     let map = dir.path().join("crypt.tmj");

@@ -252,6 +252,30 @@ fn formats_follow_file_extensions() {
     assert_eq!(Format::from_path(Path::new("b.json")), Some(Format::Json));
     assert_eq!(Format::from_path(Path::new("b.txt")), Some(Format::Ascii));
     assert_eq!(Format::from_path(Path::new("b")), None);
+    assert_eq!(Format::from_path(Path::new("b.tmj")), Some(Format::Tiled));
+    assert_eq!(Format::from_path(Path::new("b.tmx")), None);
+}
+
+#[test]
+fn an_output_extension_no_format_writes_is_an_error_naming_the_known_ones() {
+    use std::path::Path;
+    assert_eq!(Format::for_output(Path::new("level")).ok(), Some(None));
+    assert_eq!(
+        Format::for_output(Path::new("out/level.TMJ")).ok(),
+        Some(Some(Format::Tiled))
+    );
+    for name in ["level.tmx", "level.xyz"] {
+        let d = Format::for_output(Path::new(name)).expect_err(name);
+        assert_eq!(d.code, "render::unknown-extension");
+        let help = d.help.clone().unwrap_or_default();
+        for (extension, _) in Format::EXTENSIONS {
+            assert!(help.contains(&format!(".{extension} (")), "{help}");
+        }
+        insta::assert_snapshot!(
+            name.replace('.', "_"),
+            format!("{}\nhelp: {help}", d.message)
+        );
+    }
 }
 
 #[test]

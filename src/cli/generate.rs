@@ -46,15 +46,17 @@ pub struct Args {
 
 /// Generates one level and prints or writes it.
 pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
+    // An output the tool cannot write is refused before any work.
+    let by_extension = match (args.format, args.output.as_deref()) {
+        (None, Some(path)) => Format::for_output(path).map_err(|d| vec![d])?,
+        _ => None,
+    };
+    let format = args.format.or(by_extension).unwrap_or(Format::Ascii);
     let project = args.project.load(args.flow.as_deref());
     let flow = pick_flow(&project, args.flow.as_deref())?;
     let seed = args.seed.unwrap_or_else(random_seed);
     let generated = crate::generate::generate(flow, &project.library, seed, &flag_set(&args.flags))
         .map_err(|d| vec![d])?;
-    let format = args
-        .format
-        .or_else(|| args.output.as_deref().and_then(Format::from_path))
-        .unwrap_or(Format::Ascii);
     let options = RenderOptions {
         labels: args.labels,
         scale: args.scale,

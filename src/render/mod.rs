@@ -44,16 +44,66 @@ pub enum Format {
 }
 
 impl Format {
-    /// The format a file name's extension asks for (`.txt`, `.json`, `.png`,
-    /// `.svg`, `.tmj`).
+    /// The output file extensions and the format each asks for.
+    pub const EXTENSIONS: [(&'static str, Format); 5] = [
+        ("txt", Format::Ascii),
+        ("json", Format::Json),
+        ("png", Format::Png),
+        ("svg", Format::Svg),
+        ("tmj", Format::Tiled),
+    ];
+
+    /// The format a file name's extension asks for (one of
+    /// [`Self::EXTENSIONS`], any case).
     pub fn from_path(path: &Path) -> Option<Format> {
-        match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
-            "txt" => Some(Format::Ascii),
-            "json" => Some(Format::Json),
-            "png" => Some(Format::Png),
-            "svg" => Some(Format::Svg),
-            "tmj" => Some(Format::Tiled),
-            _ => None,
+        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+        Self::EXTENSIONS
+            .iter()
+            .find(|(e, _)| *e == extension)
+            .map(|&(_, f)| f)
+    }
+
+    /// The format an output file asks for by its extension: none when it
+    /// has no extension, an error naming the known extensions when it has
+    /// one no format writes (`-o level.tmx` must not quietly hold ASCII).
+    pub fn for_output(path: &Path) -> Result<Option<Format>, Diagnostic> {
+        let Some(extension) = path.extension() else {
+            return Ok(None);
+        };
+        if let Some(format) = Self::from_path(path) {
+            return Ok(Some(format));
+        }
+        let extension = extension.to_string_lossy();
+        let known = Self::EXTENSIONS
+            .iter()
+            .map(|(e, f)| format!(".{e} ({})", f.describe()))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let mut help = format!(
+            "known extensions: {known}; or name the format with --format and keep the file name"
+        );
+        if extension.eq_ignore_ascii_case("tmx") {
+            help = format!("TMX is not written yet, Tiled opens the JSON map (.tmj); {help}");
+        }
+        Err(Diagnostic::error(
+            "render::unknown-extension",
+            format!(
+                "`{}`: no output format has the extension `.{extension}`",
+                path.display()
+            ),
+        )
+        .help(help))
+    }
+
+    /// A few words naming the format.
+    fn describe(self) -> &'static str {
+        match self {
+            Format::Ascii => "the tile grid as text",
+            Format::Json => "the level JSON",
+            Format::Png => "a picture",
+            Format::Svg => "vector shapes",
+            Format::Tiled => "a Tiled map",
+            Format::Minimap => "an Isaac minimap",
         }
     }
 
