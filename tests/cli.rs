@@ -465,13 +465,16 @@ fn an_output_naming_an_input_file_is_refused_and_the_input_kept() {
         .expect("bundled fork")
         .replace("name: fork", "name: mine");
     std::fs::write(&flow, &text).expect("written");
-    // The same file by another spelling of its path.
+    // The same file by another spelling of its path (`--format`: a
+    // `.yaml` output is otherwise refused for its extension).
     let other = dir.path().join(".").join("mine.yaml");
     let out = df(&[
         "generate",
         flow.to_str().expect("utf-8"),
         "--seed",
         "1",
+        "--format",
+        "json",
         "-o",
         other.to_str().expect("utf-8"),
     ]);
