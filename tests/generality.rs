@@ -85,8 +85,9 @@ fn random_trees_lay_out_on_every_seed() {
 fn binary_trees_lay_out_on_every_seed() {
     // A complete binary tree doubles its rooms at every depth: laid out
     // room by room against the nearest free exit it walls in its inner
-    // rooms; the planned layout gives each subtree its own sector.
-    let depths: &[u32] = if suite::full() { &[7, 8] } else { &[7] };
+    // rooms; the planned layout gives each subtree its own sector, and a
+    // room its parent walled in gets its parent placed again.
+    let depths: &[u32] = if suite::full() { &[7, 8, 9] } else { &[7] };
     for &depth in depths {
         let family = Family::BinaryTree { depth };
         let (laid, failures) = lay_out(family, 1, 4);

@@ -70,6 +70,15 @@ const CORRIDOR_LOOKS: usize = 3000;
 
 /// Rooms undone by a jump back, per failure of the room that jumps.
 const JUMP: usize = 4;
+/// Failures of a room, jumping back no further than its parent, after
+/// which its parent is placed again elsewhere.
+const ESCALATE_AFTER: usize = 2;
+/// Times a room is placed again for walling in a child before the blame
+/// passes to its parent.
+const CLIMB_AFTER: usize = 3;
+/// Places a room placed again avoids: the last few that walled in a
+/// child of it.
+const MOST_AVOIDED: usize = 4;
 /// Jumps back of one plan: one per room, plus this many.
 const MIN_JUMPS: usize = 8;
 
@@ -286,7 +295,10 @@ pub(super) fn mean_side(ctx: &Ctx, v: NodeIndex) -> f64 {
 }
 
 /// Places the rooms of `plan` in order on a new canvas, jumping back over
-/// the last few placed when one fits nowhere. A room's links to rooms
+/// the last few placed when one fits nowhere. A room that still fits
+/// nowhere right after its parent is walled in by its parent's place: the
+/// parent is placed again, away from where it was (and after
+/// [`CLIMB_AFTER`] such tries, the blame passes to the grandparent). A room's links to rooms
 /// already placed, other than the one to its parent (the links closing a
 /// loop of a [`drawn`](super::drawn) plan), are made as soon as it lands:
 /// a door, a small hall or a corridor; when one cannot be made the room
@@ -326,6 +338,10 @@ pub(super) fn place(ctx: &mut Ctx, d: &Decomposition, plan: &Plan) -> Result<Can
     // The canvas before each room from the second on was placed.
     let mut marks: Vec<Mark> = Vec::with_capacity(order.len());
     let mut failures = vec![0usize; ctx.level.graph.node_count()];
+    // Centres where a room's placement walled in a child of it.
+    let mut avoided: Vec<Vec<(f64, f64)>> = vec![Vec::new(); ctx.level.graph.node_count()];
+    // Times each room was placed again for walling in a child.
+    let mut escalated = vec![0usize; ctx.level.graph.node_count()];
     let mut jumps = 0;
     let most_jumps = order.len() + MIN_JUMPS;
     let mut i = 1;
@@ -350,19 +366,22 @@ pub(super) fn place(ctx: &mut Ctx, d: &Decomposition, plan: &Plan) -> Result<Can
         // placed room it links to.
         let mut hosts = vec![(parent, edge)];
         hosts.extend(neighbours(ctx, v).filter(|&(w, e)| e != edge && canvas.room_of(w).is_some()));
-        if hosts.into_iter().any(|(host, e)| {
+        let avoid = std::mem::take(&mut avoided[v.index()]);
+        let placed_ok = hosts.into_iter().any(|(host, e)| {
             ctx.budget > 0
                 && place_near(
                     ctx,
                     &mut canvas,
                     v,
-                    host,
-                    e,
+                    (host, e),
                     at,
                     (side, plan.door_near),
+                    &avoid,
                     &mut unjoined,
                 )
-        }) {
+        });
+        avoided[v.index()] = avoid;
+        if placed_ok {
             marks.push(mark);
             i += 1;
             continue;
@@ -378,15 +397,52 @@ pub(super) fn place(ctx: &mut Ctx, d: &Decomposition, plan: &Plan) -> Result<Can
         let to = i
             .saturating_sub(JUMP * failures[v.index()])
             .max(after_parent);
-        if jumps >= most_jumps || ctx.budget == 0 || to == i {
+        let walled_in = to == i || failures[v.index()] > ESCALATE_AFTER;
+        let (undo_from, insert_at) = if to == after_parent
+            && walled_in
+            && after_parent > 1
+            && jumps < most_jumps
+            && ctx.budget > 0
+        {
+            // Right after its parent (or often) and still no place: the
+            // parent's place walls it in. Undo the parent too and place it
+            // again, away from where it was; a parent placed again often
+            // to no avail passes the blame to its own parent.
+            let mut culprit = parent;
+            let mut at_index = after_parent - 1;
+            while escalated[culprit.index()] >= CLIMB_AFTER {
+                let Some((up, _)) = plan.targets[culprit.index()].and_then(|t| t.parent) else {
+                    break;
+                };
+                let Some(up_index) = order[..at_index].iter().position(|&u| u == up) else {
+                    break;
+                };
+                if up_index == 0 {
+                    break;
+                }
+                escalated[culprit.index()] = 0;
+                culprit = up;
+                at_index = up_index;
+            }
+            escalated[culprit.index()] += 1;
+            let spot = ctx.centre(canvas.room_of(culprit).expect("placed"));
+            let avoid = &mut avoided[culprit.index()];
+            if avoid.len() == MOST_AVOIDED {
+                avoid.remove(0);
+            }
+            avoid.push(spot);
+            (at_index, after_parent)
+        } else if jumps >= most_jumps || ctx.budget == 0 || to == i {
             return Err(fail(ctx, v, Some(parent), unjoined));
-        }
+        } else {
+            (to, to)
+        };
         jumps += 1;
-        canvas.rollback(ctx.shapes, marks[to - 1]);
-        marks.truncate(to - 1);
+        canvas.rollback(ctx.shapes, marks[undo_from - 1]);
+        marks.truncate(undo_from - 1);
         order.remove(i);
-        order.insert(to, v);
-        i = to;
+        order.insert(insert_at, v);
+        i = undo_from;
     }
     Ok(canvas)
 }
@@ -424,12 +480,13 @@ fn place_near(
     ctx: &mut Ctx,
     canvas: &mut Canvas,
     v: NodeIndex,
-    parent: NodeIndex,
-    edge: EdgeIndex,
+    (parent, edge): (NodeIndex, EdgeIndex),
     at: (f64, f64),
     (side, door_near): (f64, f64),
+    avoid: &[(f64, f64)],
     unjoined: &mut Option<NodeIndex>,
 ) -> bool {
+    let shunned = |p: (f64, f64)| avoid.iter().any(|&a| distance(a, p) < side / 2.0);
     let mut closes =
         |ctx: &mut Ctx, canvas: &mut Canvas, mark: Mark| match close_links(ctx, canvas, v, edge) {
             None => true,
@@ -441,6 +498,7 @@ fn place_near(
         };
     let host = canvas.index_of(parent).expect("parent placed");
     let mut cands = ctx.placements_or_other_template(canvas, host, v, edge);
+    cands.retain(|c| !shunned(ctx.candidate_centre(c)));
     for c in &mut cands {
         c.score = -distance(ctx.candidate_centre(c), at);
     }
@@ -450,7 +508,7 @@ fn place_near(
     let mut corridor_may_fit = true;
     if best_door.is_none_or(|d| d > door_near * side) {
         let mark = canvas.mark();
-        match corridor_near(ctx, canvas, v, parent, edge, at) {
+        match corridor_near(ctx, canvas, v, (parent, edge), at, &shunned) {
             Some(d) if best_door.is_none_or(|b| b > d) => {
                 if closes(ctx, canvas, mark) {
                     return true;
@@ -471,7 +529,7 @@ fn place_near(
     }
     let mark = canvas.mark();
     if corridor_may_fit
-        && corridor_near(ctx, canvas, v, parent, edge, at).is_some()
+        && corridor_near(ctx, canvas, v, (parent, edge), at, &shunned).is_some()
         && closes(ctx, canvas, mark)
     {
         return true;
@@ -511,9 +569,9 @@ fn corridor_near(
     ctx: &mut Ctx,
     canvas: &mut Canvas,
     v: NodeIndex,
-    parent: NodeIndex,
-    edge: EdgeIndex,
+    (parent, edge): (NodeIndex, EdgeIndex),
     at: (f64, f64),
+    shunned: &dyn Fn((f64, f64)) -> bool,
 ) -> Option<f64> {
     let (part, join) = alone(ctx, v, parent, edge)?;
     let (hi, ai, host_exits, anchor_exits) = link_ends(ctx, canvas, &part, join);
@@ -539,6 +597,9 @@ fn corridor_near(
                         (at.0 - cx).round() as i32 + dx,
                         (at.1 - cy).round() as i32 + dy,
                     );
+                    if shunned((cx + f64::from(offset.x), cy + f64::from(offset.y))) {
+                        continue;
+                    }
                     let end = Pos::new(offset.x + local.x, offset.y + local.y).step(ax.dir);
                     let len = front.manhattan(end) as u32 + 1;
                     if len < min || len > max {
@@ -554,6 +615,7 @@ fn corridor_near(
             }
         }
     }
+    ctx.budget = ctx.budget.saturating_sub(buffers.trials.len() as u64 / 8);
     let kept = try_corridor_trials(
         ctx,
         canvas,
