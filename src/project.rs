@@ -40,6 +40,28 @@ pub struct Source {
     pub bundled: bool,
 }
 
+impl Source {
+    /// Room templates from text a game holds itself (e.g. read from its own
+    /// asset archive); `name` is the file name diagnostics point at.
+    pub fn room(name: impl Into<String>, text: impl Into<String>) -> Source {
+        Source {
+            file: SourceFile::new(name, text),
+            kind: FileKind::Room,
+            bundled: false,
+        }
+    }
+
+    /// A flow from text a game holds itself; `name` is the file name
+    /// diagnostics point at.
+    pub fn flow(name: impl Into<String>, text: impl Into<String>) -> Source {
+        Source {
+            file: SourceFile::new(name, text),
+            kind: FileKind::Flow,
+            bundled: false,
+        }
+    }
+}
+
 /// Everything loaded: templates and flows, plus what was wrong with them.
 #[derive(Debug, Default)]
 pub struct Project {
@@ -346,5 +368,41 @@ fn sniff_kind(path: &Path, text: &str) -> FileKind {
         FileKind::Room
     } else {
         FileKind::Flow
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ROOM: &str =
+        "name: box\ncategory: normal\nart: |\n  ##A##\n  #...#\n  B...C\n  #...#\n  ##D##\n";
+
+    #[test]
+    fn a_project_of_strings_uses_only_its_rooms_and_names_its_files() {
+        let flow = "name: pair\nlayout: { reuse_templates: true }\nnodes:\n  a: entrance\n  b: normal\n  c: normal\nedges:\n  - a -> b -> c\n";
+        let gate = ROOM.replace("box", "gate").replace("normal", "entrance");
+        let project = Project::from_layers(vec![vec![
+            Source::room("game/box.yaml", ROOM),
+            Source::room("game/gate.yaml", gate),
+            Source::flow("game/pair.yaml", flow),
+        ]]);
+        assert!(!project.has_errors(), "{:?}", project.diagnostics);
+        assert_eq!(project.library.templates().len(), 2);
+        let level = project.generate("pair", 3).expect("a level");
+        assert_eq!(level.rooms.len(), 3);
+        let templates: Vec<&str> = level.rooms.iter().map(|r| r.template.as_str()).collect();
+        assert_eq!(templates, ["gate", "box", "box"]);
+    }
+
+    #[test]
+    fn a_mistake_in_a_string_points_at_the_name_it_was_given() {
+        let broken = ROOM.replace("category: normal", "category: [normal]");
+        let project = Project::from_layers(vec![vec![Source::room("game/box.yaml", broken)]]);
+        let d = project.diagnostics.first().expect("a diagnostic");
+        assert_eq!(
+            d.file.as_ref().map(|f| f.name.as_str()),
+            Some("game/box.yaml")
+        );
     }
 }
