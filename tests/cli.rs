@@ -198,19 +198,19 @@ fn generate_writes_png_and_svg_by_extension_or_flag() {
 #[test]
 fn an_output_extension_no_format_writes_is_refused_before_any_work() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let tmx = dir.path().join("level.tmx");
+    let ldtk = dir.path().join("level.ldtk");
     let out = df(&[
         "generate",
         "--seed",
         "4",
         "-o",
-        tmx.to_str().expect("utf-8"),
+        ldtk.to_str().expect("utf-8"),
     ]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("render::unknown-extension"), "{stderr}");
     assert!(stderr.contains(".tmj"), "{stderr}");
-    assert!(!tmx.exists(), "nothing is written");
+    assert!(!ldtk.exists(), "nothing is written");
     assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 0);
     // A format named on the command line wins over the extension.
     df_ok(&[
@@ -220,12 +220,12 @@ fn an_output_extension_no_format_writes_is_refused_before_any_work() {
         "--format",
         "json",
         "-o",
-        tmx.to_str().expect("utf-8"),
+        ldtk.to_str().expect("utf-8"),
     ]);
-    let text = std::fs::read_to_string(&tmx).expect("written");
+    let text = std::fs::read_to_string(&ldtk).expect("written");
     assert!(text.contains("dungeonflow-level/1"));
     // An unknown --format is refused with the known ones listed.
-    let out = df(&["generate", "--format", "tmx"]);
+    let out = df(&["generate", "--format", "ldtk"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("possible values: ascii, json"));
 }
@@ -234,22 +234,57 @@ fn an_output_extension_no_format_writes_is_refused_before_any_work() {
 fn generate_tiled_writes_the_map_and_its_tileset_beside_it() {
     let dir = tempfile::tempdir().expect("temp dir");
     let map = dir.path().join("crypt.tmj");
-    df_ok(&[
-        "generate",
-        "--seed",
-        "2",
-        "-o",
-        map.to_str().expect("utf-8"),
-    ]);
+    generate_seed_2(&map);
     let json: serde_json::Value =
         serde_json::from_slice(&std::fs::read(&map).expect("map")).expect("json");
     assert_eq!(json["tilesets"][0]["image"], "crypt.tileset.png");
     let tileset = std::fs::read(dir.path().join("crypt.tileset.png")).expect("tileset");
     assert!(tileset.starts_with(b"\x89PNG"));
-    // Without a file there is nowhere to put the tileset.
-    let to_stdout = df(&["generate", "--seed", "2", "--format", "tiled"]);
+    needs_a_file("tiled");
+}
+
+/// Generates the default flow, seed 2, into `path`.
+fn generate_seed_2(path: &std::path::Path) {
+    df_ok(&[
+        "generate",
+        "--seed",
+        "2",
+        "-o",
+        path.to_str().expect("utf-8"),
+    ]);
+}
+
+/// A format with files beside the map cannot go to stdout: there is
+/// nowhere to put them.
+fn needs_a_file(format: &str) {
+    let to_stdout = df(&["generate", "--seed", "2", "--format", format]);
     assert_eq!(to_stdout.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&to_stdout.stderr).contains("cli::needs-file"));
+}
+
+#[test]
+fn generate_tmx_writes_the_map_its_tsx_tileset_and_the_image() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let map = dir.path().join("crypt.tmx");
+    generate_seed_2(&map);
+    let xml = std::fs::read_to_string(&map).expect("map");
+    let doc = roxmltree::Document::parse(&xml).expect("the map is XML");
+    let tileset = doc
+        .descendants()
+        .find(|n| n.has_tag_name("tileset"))
+        .expect("a tileset");
+    assert_eq!(tileset.attribute("source"), Some("crypt.tsx"));
+    let tsx = std::fs::read_to_string(dir.path().join("crypt.tsx")).expect("tsx");
+    let tsx = roxmltree::Document::parse(&tsx).expect("the tileset is XML");
+    let image = tsx
+        .descendants()
+        .find(|n| n.has_tag_name("image"))
+        .expect("an image");
+    assert_eq!(image.attribute("source"), Some("crypt.tileset.png"));
+    let png = std::fs::read(dir.path().join("crypt.tileset.png")).expect("image");
+    assert!(png.starts_with(b"\x89PNG"));
+    assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 3);
+    needs_a_file("tmx");
 }
 
 fn has_line_col(line: &str) -> bool {

@@ -253,7 +253,8 @@ fn formats_follow_file_extensions() {
     assert_eq!(Format::from_path(Path::new("b.txt")), Some(Format::Ascii));
     assert_eq!(Format::from_path(Path::new("b")), None);
     assert_eq!(Format::from_path(Path::new("b.tmj")), Some(Format::Tiled));
-    assert_eq!(Format::from_path(Path::new("b.tmx")), None);
+    assert_eq!(Format::from_path(Path::new("b.tmx")), Some(Format::Tmx));
+    assert_eq!(Format::from_path(Path::new("b.ldtk")), None);
 }
 
 #[test]
@@ -264,7 +265,7 @@ fn an_output_extension_no_format_writes_is_an_error_naming_the_known_ones() {
         Format::for_output(Path::new("out/level.TMJ")).ok(),
         Some(Some(Format::Tiled))
     );
-    for name in ["level.tmx", "level.xyz"] {
+    for name in ["level.ldtk", "level.xyz"] {
         let d = Format::for_output(Path::new(name)).expect_err(name);
         assert_eq!(d.code, "render::unknown-extension");
         let help = d.help.clone().unwrap_or_default();

@@ -1,6 +1,7 @@
 //! Tiled export: the `.tmj` map agrees with the level (tiles, rooms, doors,
 //! keys), its tileset image decodes, and the real Tiled (`tmxrasterizer`)
-//! loads the map with its tileset and draws every tile from it.
+//! loads the `.tmj` and the `.tmx` maps with their tilesets and draws every
+//! tile from them.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -9,7 +10,7 @@ use std::process::Command;
 use dungeonflow::Project;
 use dungeonflow::generate::generate;
 use dungeonflow::level::{ConnectionKind, Level, TileKind};
-use dungeonflow::render::{TiledExport, render_tiled, write_atomic};
+use dungeonflow::render::{TiledExport, render_tiled, render_tmx, write_atomic};
 use image::RgbaImage;
 use serde_json::Value;
 
@@ -373,62 +374,83 @@ fn tiled_renders_exported_maps_with_their_tileset() {
         let level = level(&project, flow, seed);
         let base = format!("{flow}-{seed}");
         let tileset = format!("{base}.tileset.png");
+        // The JSON map, with its tileset embedded.
         let export = render_tiled(&level, &tileset);
         let map_path = dir.path().join(format!("{base}.tmj"));
         write_atomic(&map_path, export.map_json.as_bytes()).expect("map written");
         write_atomic(&dir.path().join(&tileset), &export.tileset_png).expect("tileset written");
-        let size = (level.width as u32 * 16, level.height as u32 * 16);
+        check_render(
+            &level,
+            &map_path,
+            &export.tileset_png,
+            &format!("{base}.tmj"),
+        );
+        // The TMX map, with its tileset in a TSX file.
+        let tmx = render_tmx(&level, &format!("{base}.tsx"), &tileset);
+        let map_path = dir.path().join(format!("{base}.tmx"));
+        write_atomic(&map_path, tmx.map_xml.as_bytes()).expect("map written");
+        write_atomic(
+            &dir.path().join(&tmx.tileset_file),
+            tmx.tileset_xml.as_bytes(),
+        )
+        .expect("tileset written");
+        check_render(&level, &map_path, &tmx.image_png, &format!("{base}.tmx"));
+    }
+}
 
-        // Every layer: Tiled reads the object groups too.
-        let full = dir.path().join(format!("{base}.png"));
-        rasterize(&map_path, &full, &[]);
-        assert_eq!(
-            decode(&std::fs::read(&full).expect("read")).dimensions(),
-            size
-        );
-
-        // The tile layer alone: each tile is drawn from the tileset image.
-        let tiles_only = dir.path().join(format!("{base}.tiles.png"));
-        rasterize(&map_path, &tiles_only, &["--show-layer", "tiles"]);
-        let render = decode(&std::fs::read(&tiles_only).expect("read"));
-        assert_eq!(render.dimensions(), size, "{flow} seed {seed}");
-        let sheet = decode(&export.tileset_png);
-        let kinds: Vec<TileKind> = TileKind::ALL
-            .into_iter()
-            .filter(|&k| k != TileKind::Void)
-            .collect();
-        let expected = |kind: TileKind, px: u32, py: u32| {
-            let i = kinds.iter().position(|&k| k == kind).expect("kind") as u32;
-            *sheet.get_pixel(i * 16 + px, py)
-        };
-        // The floor and wall colours, named so a failure is readable.
-        let (fx, fy) = first(&level, TileKind::Floor);
-        let (wx, wy) = first(&level, TileKind::Wall);
-        assert_eq!(
-            render.get_pixel(fx * 16 + 8, fy * 16 + 8),
-            &expected(TileKind::Floor, 8, 8),
-            "{flow} seed {seed}: floor colour at tile ({fx}, {fy})"
-        );
-        assert_eq!(
-            render.get_pixel(wx * 16 + 8, wy * 16 + 8),
-            &expected(TileKind::Wall, 8, 8),
-            "{flow} seed {seed}: wall colour at tile ({wx}, {wy})"
-        );
-        // Then every tile, at a few pixels; void stays transparent.
-        for y in 0..level.height {
-            for x in 0..level.width {
-                let kind = level.tile(x, y);
-                for (px, py) in [(8, 8), (0, 0), (15, 15), (3, 12)] {
-                    let got = render.get_pixel(x as u32 * 16 + px, y as u32 * 16 + py);
-                    if kind == TileKind::Void {
-                        assert_eq!(got[3], 0, "{flow} seed {seed}: void at ({x}, {y})");
-                    } else {
-                        assert_eq!(
-                            got,
-                            &expected(kind, px, py),
-                            "{flow} seed {seed}: {kind:?} at ({x}, {y}), pixel ({px}, {py})"
-                        );
-                    }
+/// Renders the map at `map_path` with Tiled, whole and its tile layer alone,
+/// and checks every tile is drawn from the tileset image `sheet`.
+fn check_render(level: &Level, map_path: &Path, sheet: &[u8], what: &str) {
+    let size = (level.width as u32 * 16, level.height as u32 * 16);
+    // Every layer: Tiled reads the object groups too.
+    let full = map_path.with_extension("full.png");
+    rasterize(map_path, &full, &[]);
+    assert_eq!(
+        decode(&std::fs::read(&full).expect("read")).dimensions(),
+        size,
+        "{what}"
+    );
+    // The tile layer alone: each tile is drawn from the tileset image.
+    let tiles_only = map_path.with_extension("tiles.png");
+    rasterize(map_path, &tiles_only, &["--show-layer", "tiles"]);
+    let render = decode(&std::fs::read(&tiles_only).expect("read"));
+    assert_eq!(render.dimensions(), size, "{what}");
+    let sheet = decode(sheet);
+    let kinds: Vec<TileKind> = TileKind::ALL
+        .into_iter()
+        .filter(|&k| k != TileKind::Void)
+        .collect();
+    let expected = |kind: TileKind, px: u32, py: u32| {
+        let i = kinds.iter().position(|&k| k == kind).expect("kind") as u32;
+        *sheet.get_pixel(i * 16 + px, py)
+    };
+    // The floor and wall colours, named so a failure is readable.
+    let (fx, fy) = first(level, TileKind::Floor);
+    let (wx, wy) = first(level, TileKind::Wall);
+    assert_eq!(
+        render.get_pixel(fx * 16 + 8, fy * 16 + 8),
+        &expected(TileKind::Floor, 8, 8),
+        "{what}: floor colour at tile ({fx}, {fy})"
+    );
+    assert_eq!(
+        render.get_pixel(wx * 16 + 8, wy * 16 + 8),
+        &expected(TileKind::Wall, 8, 8),
+        "{what}: wall colour at tile ({wx}, {wy})"
+    );
+    // Then every tile, at a few pixels; void stays transparent.
+    for y in 0..level.height {
+        for x in 0..level.width {
+            let kind = level.tile(x, y);
+            for (px, py) in [(8, 8), (0, 0), (15, 15), (3, 12)] {
+                let got = render.get_pixel(x as u32 * 16 + px, y as u32 * 16 + py);
+                if kind == TileKind::Void {
+                    assert_eq!(got[3], 0, "{what}: void at ({x}, {y})");
+                } else {
+                    assert_eq!(
+                        got,
+                        &expected(kind, px, py),
+                        "{what}: {kind:?} at ({x}, {y}), pixel ({px}, {py})"
+                    );
                 }
             }
         }

@@ -11,6 +11,8 @@ mod scene;
 mod svg;
 #[cfg(feature = "png")]
 mod tiled;
+#[cfg(feature = "png")]
+mod tmx;
 
 pub use ascii::render_ascii;
 pub use minimap::render_minimap;
@@ -19,6 +21,8 @@ pub use png::{MAX_SIDE, paint, render_png};
 pub use svg::render_svg;
 #[cfg(feature = "png")]
 pub use tiled::{TiledExport, render_tiled};
+#[cfg(feature = "png")]
+pub use tmx::{TmxExport, render_tmx};
 
 use std::path::Path;
 
@@ -39,18 +43,22 @@ pub enum Format {
     Svg,
     /// A Tiled map (`.tmj`) and its tileset image, written beside it.
     Tiled,
+    /// A Tiled map as TMX (`.tmx`), with its tileset (`.tsx`) and the
+    /// tileset's image written beside it.
+    Tmx,
     /// An Isaac floor's cell grid, one character per cell.
     Minimap,
 }
 
 impl Format {
     /// The output file extensions and the format each asks for.
-    pub const EXTENSIONS: [(&'static str, Format); 5] = [
+    pub const EXTENSIONS: [(&'static str, Format); 6] = [
         ("txt", Format::Ascii),
         ("json", Format::Json),
         ("png", Format::Png),
         ("svg", Format::Svg),
         ("tmj", Format::Tiled),
+        ("tmx", Format::Tmx),
     ];
 
     /// The format a file name's extension asks for (one of
@@ -65,7 +73,7 @@ impl Format {
 
     /// The format an output file asks for by its extension: none when it
     /// has no extension, an error naming the known extensions when it has
-    /// one no format writes (`-o level.tmx` must not quietly hold ASCII).
+    /// one no format writes (`-o level.tmz` must not quietly hold ASCII).
     pub fn for_output(path: &Path) -> Result<Option<Format>, Diagnostic> {
         let Some(extension) = path.extension() else {
             return Ok(None);
@@ -79,12 +87,9 @@ impl Format {
             .map(|(e, f)| format!(".{e} ({})", f.describe()))
             .collect::<Vec<_>>()
             .join(", ");
-        let mut help = format!(
+        let help = format!(
             "known extensions: {known}; or name the format with --format and keep the file name"
         );
-        if extension.eq_ignore_ascii_case("tmx") {
-            help = format!("TMX is not written yet, Tiled opens the JSON map (.tmj); {help}");
-        }
         Err(Diagnostic::error(
             "render::unknown-extension",
             format!(
@@ -102,7 +107,8 @@ impl Format {
             Format::Json => "the level JSON",
             Format::Png => "a picture",
             Format::Svg => "vector shapes",
-            Format::Tiled => "a Tiled map",
+            Format::Tiled => "a Tiled map, JSON",
+            Format::Tmx => "a Tiled map, TMX",
             Format::Minimap => "an Isaac minimap",
         }
     }
@@ -117,7 +123,7 @@ impl Format {
 
     /// Whether the output needs files beside it (so cannot go to stdout).
     pub fn has_companions(self) -> bool {
-        self == Format::Tiled
+        matches!(self, Format::Tiled | Format::Tmx)
     }
 
     /// Renders `level`. `file_name` is the name the main output will have on
@@ -139,7 +145,7 @@ impl Format {
             #[cfg(feature = "png")]
             Format::Png => render_png(level, options)?,
             #[cfg(not(feature = "png"))]
-            Format::Png | Format::Tiled => return Err(without_png(self)),
+            Format::Png | Format::Tiled | Format::Tmx => return Err(without_png(self)),
             Format::Svg => render_svg(level, options).into_bytes(),
             Format::Minimap => render_minimap(level)?.into_bytes(),
             #[cfg(feature = "png")]
@@ -149,6 +155,22 @@ impl Format {
                 return Ok(Rendered {
                     main: export.map_json.into_bytes(),
                     companions: vec![(export.tileset_file, export.tileset_png)],
+                });
+            }
+            #[cfg(feature = "png")]
+            Format::Tmx => {
+                let stem = file_name.strip_suffix(".tmx").unwrap_or(file_name);
+                let export = render_tmx(
+                    level,
+                    &format!("{stem}.tsx"),
+                    &format!("{stem}.tileset.png"),
+                );
+                return Ok(Rendered {
+                    main: export.map_xml.into_bytes(),
+                    companions: vec![
+                        (export.tileset_file, export.tileset_xml.into_bytes()),
+                        (export.image_file, export.image_png),
+                    ],
                 });
             }
         };

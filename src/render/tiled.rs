@@ -12,7 +12,7 @@ use serde_json::Value;
 use crate::level::{Connection, ConnectionKind, Item, LEVEL_FORMAT, Level, Room, TileKind};
 
 /// Width and height of a tile, in pixels.
-const TILE: u32 = 16;
+pub(super) const TILE: u32 = 16;
 
 /// A Tiled export: the map JSON and the tileset image it references by file name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,6 +29,17 @@ pub struct TiledExport {
 /// tileset image's file name (e.g. "level.tileset.png"), referenced
 /// relatively from the map, so both files go in the same folder.
 pub fn render_tiled(level: &Level, tileset_file: &str) -> TiledExport {
+    let map = tiled_map(level, tileset_file);
+    TiledExport {
+        map_json: serde_json::to_string(&map).expect("a map serialises") + "\n",
+        tileset_png: tileset_png(&tileset_kinds()),
+        tileset_file: tileset_file.to_owned(),
+    }
+}
+
+/// The level as a Tiled map, its tileset's image named `image` (the model
+/// both the `.tmj` and the `.tmx` writers serialise).
+pub(super) fn tiled_map<'a>(level: &Level, image: &'a str) -> Map<'a> {
     let kinds = tileset_kinds();
     let mut objects = ObjectIds(0);
     let rooms: Vec<Object> = level
@@ -63,7 +74,7 @@ pub fn render_tiled(level: &Level, tileset_file: &str) -> TiledExport {
         object_group(4, "items", items),
     ];
     let columns = kinds.len() as u32;
-    let map = Map {
+    Map {
         kind: "map",
         version: "1.8",
         tiledversion: "1.8.2",
@@ -90,7 +101,7 @@ pub fn render_tiled(level: &Level, tileset_file: &str) -> TiledExport {
             tileheight: TILE,
             tilecount: columns,
             columns,
-            image: tileset_file,
+            image,
             imagewidth: columns * TILE,
             imageheight: TILE,
             margin: 0,
@@ -106,16 +117,11 @@ pub fn render_tiled(level: &Level, tileset_file: &str) -> TiledExport {
                 .collect(),
         }],
         layers,
-    };
-    TiledExport {
-        map_json: serde_json::to_string(&map).expect("a map serialises") + "\n",
-        tileset_png: tileset_png(&kinds),
-        tileset_file: tileset_file.to_owned(),
     }
 }
 
 /// The kinds with a tile in the tileset, in tile id order (all but void).
-fn tileset_kinds() -> Vec<TileKind> {
+pub(super) fn tileset_kinds() -> Vec<TileKind> {
     TileKind::ALL
         .into_iter()
         .filter(|&k| k != TileKind::Void)
@@ -272,7 +278,7 @@ fn object_group(id: u32, name: &'static str, objects: Vec<Object>) -> Layer {
 }
 
 /// The tileset image: one 16x16 tile per kind, side by side.
-fn tileset_png(kinds: &[TileKind]) -> Vec<u8> {
+pub(super) fn tileset_png(kinds: &[TileKind]) -> Vec<u8> {
     let mut img = image::RgbaImage::new(kinds.len() as u32 * TILE, TILE);
     for (i, &kind) in kinds.iter().enumerate() {
         for y in 0..TILE {
@@ -371,52 +377,52 @@ fn tile_pixel(kind: TileKind, x: i32, y: i32) -> [u8; 3] {
 }
 
 #[derive(Serialize)]
-struct Map<'a> {
+pub(super) struct Map<'a> {
     #[serde(rename = "type")]
-    kind: &'static str,
-    version: &'static str,
-    tiledversion: &'static str,
-    orientation: &'static str,
-    renderorder: &'static str,
-    infinite: bool,
-    width: i32,
-    height: i32,
-    tilewidth: u32,
-    tileheight: u32,
-    nextlayerid: u32,
-    nextobjectid: u32,
-    properties: Vec<Property>,
-    tilesets: Vec<Tileset<'a>>,
-    layers: Vec<Layer>,
+    pub(super) kind: &'static str,
+    pub(super) version: &'static str,
+    pub(super) tiledversion: &'static str,
+    pub(super) orientation: &'static str,
+    pub(super) renderorder: &'static str,
+    pub(super) infinite: bool,
+    pub(super) width: i32,
+    pub(super) height: i32,
+    pub(super) tilewidth: u32,
+    pub(super) tileheight: u32,
+    pub(super) nextlayerid: u32,
+    pub(super) nextobjectid: u32,
+    pub(super) properties: Vec<Property>,
+    pub(super) tilesets: Vec<Tileset<'a>>,
+    pub(super) layers: Vec<Layer>,
 }
 
 #[derive(Serialize)]
-struct Tileset<'a> {
-    firstgid: u32,
-    name: &'static str,
-    tilewidth: u32,
-    tileheight: u32,
-    tilecount: u32,
-    columns: u32,
-    image: &'a str,
-    imagewidth: u32,
-    imageheight: u32,
-    margin: u32,
-    spacing: u32,
-    tiles: Vec<TileInfo>,
+pub(super) struct Tileset<'a> {
+    pub(super) firstgid: u32,
+    pub(super) name: &'static str,
+    pub(super) tilewidth: u32,
+    pub(super) tileheight: u32,
+    pub(super) tilecount: u32,
+    pub(super) columns: u32,
+    pub(super) image: &'a str,
+    pub(super) imagewidth: u32,
+    pub(super) imageheight: u32,
+    pub(super) margin: u32,
+    pub(super) spacing: u32,
+    pub(super) tiles: Vec<TileInfo>,
 }
 
 #[derive(Serialize)]
-struct TileInfo {
-    id: u32,
+pub(super) struct TileInfo {
+    pub(super) id: u32,
     #[serde(rename = "type")]
-    class: &'static str,
-    properties: Vec<Property>,
+    pub(super) class: &'static str,
+    pub(super) properties: Vec<Property>,
 }
 
 #[derive(Serialize)]
 #[serde(tag = "type")]
-enum Layer {
+pub(super) enum Layer {
     #[serde(rename = "tilelayer")]
     Tiles(TileLayer),
     #[serde(rename = "objectgroup")]
@@ -424,62 +430,62 @@ enum Layer {
 }
 
 #[derive(Serialize)]
-struct TileLayer {
-    id: u32,
-    name: &'static str,
-    x: i32,
-    y: i32,
-    width: i32,
-    height: i32,
-    opacity: f64,
-    visible: bool,
-    data: Vec<u32>,
+pub(super) struct TileLayer {
+    pub(super) id: u32,
+    pub(super) name: &'static str,
+    pub(super) x: i32,
+    pub(super) y: i32,
+    pub(super) width: i32,
+    pub(super) height: i32,
+    pub(super) opacity: f64,
+    pub(super) visible: bool,
+    pub(super) data: Vec<u32>,
 }
 
 #[derive(Serialize)]
-struct ObjectGroup {
-    id: u32,
-    name: &'static str,
-    x: i32,
-    y: i32,
-    opacity: f64,
-    visible: bool,
-    draworder: &'static str,
-    objects: Vec<Object>,
+pub(super) struct ObjectGroup {
+    pub(super) id: u32,
+    pub(super) name: &'static str,
+    pub(super) x: i32,
+    pub(super) y: i32,
+    pub(super) opacity: f64,
+    pub(super) visible: bool,
+    pub(super) draworder: &'static str,
+    pub(super) objects: Vec<Object>,
 }
 
 #[derive(Serialize)]
-struct Object {
-    id: u32,
-    name: String,
+pub(super) struct Object {
+    pub(super) id: u32,
+    pub(super) name: String,
     #[serde(rename = "type")]
-    class: String,
-    x: i32,
-    y: i32,
-    width: i32,
-    height: i32,
-    rotation: i32,
-    visible: bool,
+    pub(super) class: String,
+    pub(super) x: i32,
+    pub(super) y: i32,
+    pub(super) width: i32,
+    pub(super) height: i32,
+    pub(super) rotation: i32,
+    pub(super) visible: bool,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
-    point: bool,
+    pub(super) point: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    polyline: Option<Vec<Point>>,
-    properties: Vec<Property>,
+    pub(super) polyline: Option<Vec<Point>>,
+    pub(super) properties: Vec<Property>,
 }
 
 #[derive(Serialize)]
-struct Point {
-    x: i32,
-    y: i32,
+pub(super) struct Point {
+    pub(super) x: i32,
+    pub(super) y: i32,
 }
 
 /// A custom property: `{name, type, value}`.
 #[derive(Serialize)]
-struct Property {
-    name: &'static str,
+pub(super) struct Property {
+    pub(super) name: &'static str,
     #[serde(rename = "type")]
-    kind: &'static str,
-    value: Value,
+    pub(super) kind: &'static str,
+    pub(super) value: Value,
 }
 
 impl Property {
