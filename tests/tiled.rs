@@ -99,6 +99,32 @@ fn decode(png: &[u8]) -> RgbaImage {
         .to_rgba8()
 }
 
+/// Checks a shaped room's polygon (pixels, relative to the room's corner):
+/// axis-aligned sides, within the room's box, enclosing exactly its tiles'
+/// area.
+fn check_outline(points: &[(i64, i64)], room: &dungeonflow::level::Room, what: &str) {
+    assert!(points.len() > 4, "{what}: {} has {points:?}", room.id);
+    let n = points.len();
+    let mut twice_area = 0;
+    for i in 0..n {
+        let (a, b) = (points[i], points[(i + 1) % n]);
+        assert!(
+            a.0 == b.0 || a.1 == b.1,
+            "{what}: {} side {a:?} {b:?}",
+            room.id
+        );
+        assert!((0..=room.width as i64 * TILE).contains(&a.0), "{what}");
+        assert!((0..=room.height as i64 * TILE).contains(&a.1), "{what}");
+        twice_area += a.0 * b.1 - b.0 * a.1;
+    }
+    assert_eq!(
+        twice_area.abs() / 2,
+        room.cells.len() as i64 * TILE * TILE,
+        "{what}: {} outline area",
+        room.id
+    );
+}
+
 /// Checks the map against the level.
 fn check_map(level: &Level, map: &Value) {
     let what = format!("{} seed {}", level.flow, level.seed);
@@ -182,8 +208,19 @@ fn check_map(level: &Level, map: &Value) {
         assert_eq!(o["type"], room.category.as_str());
         assert_eq!(o["x"], room.x as i64 * TILE);
         assert_eq!(o["y"], room.y as i64 * TILE);
-        assert_eq!(o["width"], room.width as i64 * TILE);
-        assert_eq!(o["height"], room.height as i64 * TILE);
+        if room.cells.len() == (room.width * room.height) as usize {
+            assert_eq!(o["width"], room.width as i64 * TILE);
+            assert_eq!(o["height"], room.height as i64 * TILE);
+            assert!(o.get("polygon").is_none(), "{what}: {}", room.id);
+        } else {
+            let points: Vec<(i64, i64)> = o["polygon"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{what}: shaped room {} is no polygon", room.id))
+                .iter()
+                .map(|p| (p["x"].as_i64().expect("x"), p["y"].as_i64().expect("y")))
+                .collect();
+            check_outline(&points, room, &what);
+        }
         assert_eq!(prop(o, "id", "string"), room.id.as_str());
         assert_eq!(prop(o, "category", "string"), room.category.as_str());
         assert_eq!(prop(o, "template", "string"), room.template.as_str());
@@ -207,6 +244,10 @@ fn check_map(level: &Level, map: &Value) {
             prop(o, "lock", "string"),
             c.lock.as_deref().unwrap_or_default()
         );
+        let secret = [&c.from, &c.to]
+            .iter()
+            .any(|r| level.room(r).is_some_and(|r| r.category == "secret"));
+        assert_eq!(prop(o, "secret", "bool"), secret, "{what}");
         match (c.path.first(), c.path.last()) {
             (Some(first), Some(last)) => {
                 let line = o["polyline"].as_array().expect("a polyline");
@@ -271,12 +312,27 @@ fn check_map(level: &Level, map: &Value) {
 
 #[test]
 fn maps_match_their_levels() {
+    let (mut polygons, mut secrets) = (0, 0);
     for level in levels() {
         let export = render_tiled(&level, TILESET);
         assert_eq!(export.tileset_file, TILESET);
-        check_map(&level, &parse(&export));
+        let map = parse(&export);
+        check_map(&level, &map);
         assert_eq!(export, render_tiled(&level, TILESET), "deterministic");
+        polygons += objects(&map, "rooms")
+            .iter()
+            .filter(|o| o.get("polygon").is_some())
+            .count();
+        secrets += objects(&map, "doors")
+            .iter()
+            .filter(|o| prop(o, "secret", "bool") == true)
+            .count();
     }
+    // The bundled flows have shaped rooms and secret rooms: both checked.
+    assert!(
+        polygons > 0 && secrets > 0,
+        "{polygons} polygons, {secrets} secret doors"
+    );
 }
 
 #[test]

@@ -113,13 +113,32 @@ fn check(level: &Level, map: &tiled::Map, what: &str) {
             "{what}: {}",
             r.id
         );
-        assert_eq!(
-            o.shape,
-            ObjectShape::Rect {
-                width: r.width as f32 * TILE,
-                height: r.height as f32 * TILE
-            }
-        );
+        if r.cells.len() == (r.width * r.height) as usize {
+            assert_eq!(
+                o.shape,
+                ObjectShape::Rect {
+                    width: r.width as f32 * TILE,
+                    height: r.height as f32 * TILE
+                }
+            );
+        } else {
+            let ObjectShape::Polygon { points } = &o.shape else {
+                panic!("{what}: shaped room {} is {:?}", r.id, o.shape);
+            };
+            // The outline encloses exactly the room's tiles.
+            let n = points.len();
+            let twice_area: f32 = (0..n)
+                .map(|i| {
+                    let (a, b) = (points[i], points[(i + 1) % n]);
+                    a.0 * b.1 - b.0 * a.1
+                })
+                .sum();
+            assert_eq!(
+                twice_area.abs() / 2.0,
+                r.cells.len() as f32 * TILE * TILE,
+                "{what}"
+            );
+        }
         assert_eq!(string(&o.properties, "template"), r.template);
     }
     // Connections: a polyline along the passage (a point for a warp),
@@ -136,6 +155,13 @@ fn check(level: &Level, map: &tiled::Map, what: &str) {
         assert_eq!(
             o.properties.get("one_way"),
             Some(&PropertyValue::BoolValue(c.one_way))
+        );
+        let secret = [&c.from, &c.to]
+            .iter()
+            .any(|r| level.room(r).is_some_and(|r| r.category == "secret"));
+        assert_eq!(
+            o.properties.get("secret"),
+            Some(&PropertyValue::BoolValue(secret))
         );
         match (&o.shape, c.kind) {
             (ObjectShape::Point(..), ConnectionKind::Warp) => {}

@@ -4,6 +4,8 @@
 
 mod ascii;
 mod minimap;
+#[cfg(feature = "png")]
+mod outline;
 pub mod palette;
 #[cfg(feature = "png")]
 mod png;

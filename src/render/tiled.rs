@@ -2,13 +2,15 @@
 //! here, is written beside the map.
 //!
 //! Layers: `tiles` (one gid per tile, 0 = void), and the object groups
-//! `rooms` (one rectangle per room), `doors` (one object per connection) and
+//! `rooms` (one rectangle per room, a polygon of its outline for a shaped
+//! room), `doors` (one object per connection, `secret` into a secret room) and
 //! `items` (one point per key). Every tile of the tileset has a class naming
 //! its kind and a `walkable` property, so a game reads collision from it.
 
 use serde::Serialize;
 use serde_json::Value;
 
+use super::outline::outline;
 use crate::level::{Connection, ConnectionKind, Item, LEVEL_FORMAT, Level, Room, TileKind};
 
 /// Width and height of a tile, in pixels.
@@ -152,20 +154,39 @@ fn centre(x: i32, y: i32) -> (i32, i32) {
     (x * TILE as i32 + half, y * TILE as i32 + half)
 }
 
+/// A room: its bounding rectangle, or (a room whose tiles do not fill it)
+/// the polygon of its outline, points relative to the object's position.
 fn room_object(id: u32, room: &Room) -> Object {
     let t = TILE as i32;
+    let corners = outline(&room.cells);
+    let shaped = room.cells.len() != (room.width * room.height) as usize && corners.len() > 4;
+    let polygon = shaped.then(|| {
+        corners
+            .iter()
+            .map(|&(x, y)| Point {
+                x: (x - room.x) * t,
+                y: (y - room.y) * t,
+            })
+            .collect()
+    });
+    let (width, height) = if shaped {
+        (0, 0)
+    } else {
+        (room.width * t, room.height * t)
+    };
     Object {
         id,
         name: room.id.clone(),
         class: room.category.clone(),
         x: room.x * t,
         y: room.y * t,
-        width: room.width * t,
-        height: room.height * t,
+        width,
+        height,
         rotation: 0,
         visible: true,
         point: false,
         polyline: None,
+        polygon,
         properties: vec![
             Property::string("id", &room.id),
             Property::string("category", &room.category),
@@ -178,6 +199,10 @@ fn room_object(id: u32, room: &Room) -> Object {
 /// (first, turning and last tiles); a warp has no tiles and is a point at the
 /// centre of its `from` room.
 fn door_object(id: u32, level: &Level, c: &Connection) -> Object {
+    // A passage into or out of a secret room is a secret one.
+    let secret = [&c.from, &c.to]
+        .into_iter()
+        .any(|r| level.room(r).is_some_and(|r| r.category == "secret"));
     let kind = match c.kind {
         ConnectionKind::Door => "door",
         ConnectionKind::Corridor => "corridor",
@@ -232,12 +257,14 @@ fn door_object(id: u32, level: &Level, c: &Connection) -> Object {
         visible: true,
         point: polyline.is_none(),
         polyline,
+        polygon: None,
         properties: vec![
             Property::string("from", &c.from),
             Property::string("to", &c.to),
             Property::string("kind", kind),
             Property::bool("one_way", c.one_way),
             Property::string("lock", c.lock.as_deref().unwrap_or_default()),
+            Property::bool("secret", secret),
         ],
     }
 }
@@ -256,6 +283,7 @@ fn item_object(id: u32, item: &Item) -> Object {
         visible: true,
         point: true,
         polyline: None,
+        polygon: None,
         properties: vec![
             Property::string("id", &item.id),
             Property::string("kind", &item.kind),
@@ -470,6 +498,8 @@ pub(super) struct Object {
     pub(super) point: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) polyline: Option<Vec<Point>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) polygon: Option<Vec<Point>>,
     pub(super) properties: Vec<Property>,
 }
 

@@ -185,12 +185,14 @@ fn write_object(w: &mut Xml, o: &Object) -> io::Result<()> {
             if o.point {
                 w.create_element("point").write_empty()?;
             }
-            if let Some(points) = &o.polyline {
-                let points: Vec<String> =
-                    points.iter().map(|p| format!("{},{}", p.x, p.y)).collect();
-                w.create_element("polyline")
-                    .with_attribute(("points", points.join(" ").as_str()))
-                    .write_empty()?;
+            for (tag, points) in [("polyline", &o.polyline), ("polygon", &o.polygon)] {
+                if let Some(points) = points {
+                    let points: Vec<String> =
+                        points.iter().map(|p| format!("{},{}", p.x, p.y)).collect();
+                    w.create_element(tag)
+                        .with_attribute(("points", points.join(" ").as_str()))
+                        .write_empty()?;
+                }
             }
             Ok(())
         })?;
