@@ -298,8 +298,9 @@ pub(super) fn mean_side(ctx: &Ctx, v: NodeIndex) -> f64 {
 /// the last few placed when one fits nowhere. A room that still fits
 /// nowhere right after its parent is walled in by its parent's place: the
 /// parent is placed again, away from where it was (and after
-/// [`CLIMB_AFTER`] such tries, the blame passes to the grandparent). A room's links to rooms
-/// already placed, other than the one to its parent (the links closing a
+/// [`CLIMB_AFTER`] such tries, the blame passes to the grandparent). A
+/// room's links to rooms already placed, other than the one to its parent
+/// (the links closing a
 /// loop of a [`drawn`](super::drawn) plan), are made as soon as it lands:
 /// a door, a small hall or a corridor; when one cannot be made the room
 /// counts as failed.
@@ -397,13 +398,11 @@ pub(super) fn place(ctx: &mut Ctx, d: &Decomposition, plan: &Plan) -> Result<Can
         let to = i
             .saturating_sub(JUMP * failures[v.index()])
             .max(after_parent);
+        if jumps >= most_jumps || ctx.budget == 0 {
+            return Err(fail(ctx, v, Some(parent), unjoined));
+        }
         let walled_in = to == i || failures[v.index()] > ESCALATE_AFTER;
-        let (undo_from, insert_at) = if to == after_parent
-            && walled_in
-            && after_parent > 1
-            && jumps < most_jumps
-            && ctx.budget > 0
-        {
+        let (undo_from, insert_at) = if to == after_parent && walled_in && after_parent > 1 {
             // Right after its parent (or often) and still no place: the
             // parent's place walls it in. Undo the parent too and place it
             // again, away from where it was; a parent placed again often
@@ -432,7 +431,7 @@ pub(super) fn place(ctx: &mut Ctx, d: &Decomposition, plan: &Plan) -> Result<Can
             }
             avoid.push(spot);
             (at_index, after_parent)
-        } else if jumps >= most_jumps || ctx.budget == 0 || to == i {
+        } else if to == i {
             return Err(fail(ctx, v, Some(parent), unjoined));
         } else {
             (to, to)

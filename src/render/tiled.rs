@@ -14,7 +14,7 @@ use super::outline::outline;
 use crate::level::{Connection, ConnectionKind, Item, LEVEL_FORMAT, Level, Room, TileKind};
 
 /// Width and height of a tile, in pixels.
-pub(super) const TILE: u32 = 16;
+const TILE: u32 = 16;
 
 /// A Tiled export: the map JSON and the tileset image it references by file name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -158,18 +158,20 @@ fn centre(x: i32, y: i32) -> (i32, i32) {
 /// the polygon of its outline, points relative to the object's position.
 fn room_object(id: u32, room: &Room) -> Object {
     let t = TILE as i32;
-    let corners = outline(&room.cells);
-    let shaped = room.cells.len() != (room.width * room.height) as usize && corners.len() > 4;
-    let polygon = shaped.then(|| {
-        corners
-            .iter()
-            .map(|&(x, y)| Point {
-                x: (x - room.x) * t,
-                y: (y - room.y) * t,
-            })
-            .collect()
-    });
-    let (width, height) = if shaped {
+    let fills_its_box = room.cells.len() == (room.width * room.height) as usize;
+    let polygon = (!fills_its_box)
+        .then(|| outline(&room.cells))
+        .filter(|corners| corners.len() > 4)
+        .map(|corners| {
+            corners
+                .iter()
+                .map(|&(x, y)| Point {
+                    x: (x - room.x) * t,
+                    y: (y - room.y) * t,
+                })
+                .collect::<Vec<_>>()
+        });
+    let (width, height) = if polygon.is_some() {
         (0, 0)
     } else {
         (room.width * t, room.height * t)

@@ -13,7 +13,7 @@ use quick_xml::events::{BytesDecl, BytesText, Event};
 use quick_xml::name::QName;
 use serde_json::Value;
 
-use super::tiled::{Layer, Map, Object, ObjectGroup, Property, TileLayer, Tileset};
+use super::tiled::{Layer, Map, Object, ObjectGroup, Property, TileLayer};
 use super::tiled::{tiled_map, tileset_kinds, tileset_png};
 use crate::level::Level;
 
@@ -40,7 +40,7 @@ pub fn render_tmx(level: &Level, tileset_file: &str, image_file: &str) -> TmxExp
     let map = tiled_map(level, image_file);
     TmxExport {
         map_xml: xml(|w| write_map(w, &map, tileset_file)),
-        tileset_xml: xml(|w| write_tileset(w, &map.tilesets[0])),
+        tileset_xml: xml(|w| write_tileset(w, &map)),
         tileset_file: tileset_file.to_owned(),
         image_png: tileset_png(&tileset_kinds()),
         image_file: image_file.to_owned(),
@@ -93,11 +93,13 @@ fn write_map(w: &mut Xml, map: &Map, tileset_file: &str) -> io::Result<()> {
     Ok(())
 }
 
-fn write_tileset(w: &mut Xml, t: &Tileset) -> io::Result<()> {
+/// The map's tileset as a TSX document, of the map's Tiled version.
+fn write_tileset(w: &mut Xml, map: &Map) -> io::Result<()> {
+    let t = &map.tilesets[0];
     w.create_element("tileset")
         .with_attributes([
-            ("version", "1.8"),
-            ("tiledversion", "1.8.2"),
+            ("version", map.version),
+            ("tiledversion", map.tiledversion),
             ("name", t.name),
         ])
         .with_attributes(attrs(&[
