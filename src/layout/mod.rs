@@ -25,6 +25,8 @@ mod ranked;
 mod shape;
 mod tree;
 mod trials;
+mod tutte;
+mod untangle;
 
 use std::collections::BTreeSet;
 
