@@ -1,13 +1,14 @@
 //! A drawing of a level's graph without crossing links, to start from when
 //! stress majorization alone crosses some: Tutte's barycentric drawing
 //! (W. T. Tutte, "How to draw a graph", 1963). One cycle of the graph is
-//! pinned on a circle and every other room of its 2-core sits at the mean of
+//! pinned on a circle and every other room of its block sits at the mean of
 //! its linked rooms; when the cycle bounds a face of some drawing of the
 //! graph without crossings, this drawing has none either (rooms of a path
-//! end up on a straight line, dead-end branches on the room they hang
-//! from). Cycles through each link are tried, shortest first, and the one
-//! whose drawing crosses nothing and encloses the fewest rooms is kept:
-//! which rooms lie inside which loop follows from the graph, not from luck.
+//! end up on a straight line). The rest of the graph hangs from the block
+//! as small radial trees. Cycles through each link are tried, shortest
+//! first, and of the largest block's drawings that cross nothing the one
+//! enclosing the fewest rooms is kept: which rooms lie inside which loop
+//! follows from the graph, not from luck.
 
 use super::untangle::Point;
 use crate::rng::Rng;
@@ -18,17 +19,16 @@ const CYCLES: usize = 48;
 /// Gauss-Seidel sweeps of the barycentric drawing.
 const SWEEPS: usize = 400;
 
-/// How much the rooms off the pinned cycle's block are shrunk, at first,
-/// when they are hung from it as the stress drawing has them: relaxation
-/// grows them again.
+/// How far out, in mean links, the trees hanging from the block are drawn
+/// at first: relaxation grows them again.
 const UNFOLD: f64 = 0.5;
 
-/// Shrinkings tried, each half the one before.
+/// Shrinkings of the hanging trees tried, each half the one before.
+const UNFOLD_TRIES: usize = 12;
+
 /// The widest angle a tree hanging from a block room is drawn in: under
 /// half a turn, a radial drawing crosses nothing.
 const WEDGE: f64 = 0.9 * std::f64::consts::PI;
-
-const UNFOLD_TRIES: usize = 12;
 
 /// A drawing of the `n` rooms linked by `links` (each `(i, j)` once)
 /// without crossing links, whose links are about as long as `want` (the
