@@ -23,11 +23,8 @@ use super::context::Ctx;
 use super::failure::Failure;
 use super::radial::{self, Plan, Target};
 use super::tutte::{planar_start, stretched};
-use super::untangle::{Tangle, crossings};
+use super::untangle::{Point, Tangle, crossings, majorized};
 use crate::graph::{Decomposition, EdgeKind};
-
-/// A room's point in a drawing.
-type Point = (f64, f64);
 
 /// Sweeps of the stress majorization over every room.
 const SWEEPS: usize = 120;
@@ -150,23 +147,8 @@ fn majorize(points: &mut [Point], want: &[f64]) {
     let n = points.len();
     for _ in 0..SWEEPS {
         for i in 0..n {
-            let (mut sx, mut sy, mut sw) = (0.0, 0.0, 0.0);
-            let (xi, yi) = points[i];
-            for j in 0..n {
-                let want = want[i * n + j];
-                if j == i || want <= 0.0 {
-                    continue;
-                }
-                let w = 1.0 / (want * want);
-                let (xj, yj) = points[j];
-                let (dx, dy) = (xi - xj, yi - yj);
-                let now = (dx * dx + dy * dy).sqrt().max(1e-9);
-                sx += w * (xj + want * dx / now);
-                sy += w * (yj + want * dy / now);
-                sw += w;
-            }
-            if sw > 0.0 {
-                points[i] = (sx / sw, sy / sw);
+            if let Some(p) = majorized(points, want, i) {
+                points[i] = p;
             }
         }
     }

@@ -10,7 +10,7 @@
 //! enclosing the fewest rooms is kept: which rooms lie inside which loop
 //! follows from the graph, not from luck.
 
-use super::untangle::Point;
+use super::untangle::{Point, mean_link};
 use crate::rng::Rng;
 
 /// Cycles tried as the outer one, at most.
@@ -69,7 +69,7 @@ pub(super) fn planar_start(
     for v in rooms {
         block[v] = true;
     }
-    let step = links.iter().map(|&(a, b)| want[a * n + b]).sum::<f64>() / links.len().max(1) as f64;
+    let step = mean_link(want, links, n);
     // The rest hangs from rooms of the block, smaller and smaller until it
     // crosses nothing.
     let mut scale = UNFOLD;
@@ -423,7 +423,7 @@ pub(super) fn stretched(
     links: &[(usize, usize)],
 ) -> Vec<f64> {
     let n = points.len();
-    let step = links.iter().map(|&(a, b)| want[a * n + b]).sum::<f64>() / links.len().max(1) as f64;
+    let step = mean_link(want, links, n);
     let mut stretch = vec![1.0f64; links.len()];
     let index = |a: usize, b: usize| links.iter().position(|&l| l == (a.min(b), a.max(b)));
     for face in faces(points, block, links) {

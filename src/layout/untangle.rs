@@ -88,7 +88,7 @@ impl<'a> Tangle<'a> {
     /// many crossings are left (0 unless the annealing ran out of moves).
     pub(super) fn untangle(&mut self, rng: &mut Rng) -> usize {
         let n = self.points.len();
-        let mut crossings = self.crossings_of(&(0..self.links.len()).collect::<Vec<_>>());
+        let mut crossings = self.crossings();
         if crossings > 0 {
             crossings = self.anneal(rng, crossings, MOVES_PER_ROOM * n);
         }
@@ -100,7 +100,7 @@ impl<'a> Tangle<'a> {
 
     /// How many pairs of links cross.
     pub(super) fn crossings(&self) -> usize {
-        self.crossings_of(&(0..self.links.len()).collect::<Vec<_>>())
+        crossings(self.points, self.links)
     }
 
     /// Simulated annealing from `crossings` crossings, for at most `moves`
@@ -263,30 +263,12 @@ impl<'a> Tangle<'a> {
 
     /// Where stress majorization would move room `i` given the others.
     fn majorized(&self, i: usize) -> Option<Point> {
-        let n = self.points.len();
-        let (mut sx, mut sy, mut sw) = (0.0, 0.0, 0.0);
-        let (xi, yi) = self.points[i];
-        for j in 0..n {
-            let want = self.want[i * n + j];
-            if j == i || want <= 0.0 {
-                continue;
-            }
-            let w = 1.0 / (want * want);
-            let (xj, yj) = self.points[j];
-            let (dx, dy) = (xi - xj, yi - yj);
-            let now = (dx * dx + dy * dy).sqrt().max(1e-9);
-            sx += w * (xj + want * dx / now);
-            sy += w * (yj + want * dy / now);
-            sw += w;
-        }
-        (sw > 0.0).then(|| (sx / sw, sy / sw))
+        majorized(self.points, self.want, i)
     }
 
     /// The mean wanted length of a link.
     fn mean_link(&self) -> f64 {
-        let n = self.points.len();
-        let total: f64 = self.links.iter().map(|&(a, b)| self.want[a * n + b]).sum();
-        total / self.links.len().max(1) as f64
+        mean_link(self.want, self.links, self.points.len())
     }
 
     /// The links of the rooms `moved`, each once.
@@ -353,6 +335,36 @@ impl<'a> Tangle<'a> {
         }
         total
     }
+}
+
+/// Where stress majorization would move room `i` of `points` given the
+/// others, towards the distances `want` (row-major; weights the inverse
+/// square of each, so near rooms count most); `None` when it wants no
+/// distance to any.
+pub(super) fn majorized(points: &[Point], want: &[f64], i: usize) -> Option<Point> {
+    let n = points.len();
+    let (mut sx, mut sy, mut sw) = (0.0, 0.0, 0.0);
+    let (xi, yi) = points[i];
+    for j in 0..n {
+        let want = want[i * n + j];
+        if j == i || want <= 0.0 {
+            continue;
+        }
+        let w = 1.0 / (want * want);
+        let (xj, yj) = points[j];
+        let (dx, dy) = (xi - xj, yi - yj);
+        let now = (dx * dx + dy * dy).sqrt().max(1e-9);
+        sx += w * (xj + want * dx / now);
+        sy += w * (yj + want * dy / now);
+        sw += w;
+    }
+    (sw > 0.0).then(|| (sx / sw, sy / sw))
+}
+
+/// The mean wanted length of `links` (`want` row-major over `n` rooms).
+pub(super) fn mean_link(want: &[f64], links: &[(usize, usize)], n: usize) -> f64 {
+    let total: f64 = links.iter().map(|&(a, b)| want[a * n + b]).sum();
+    total / links.len().max(1) as f64
 }
 
 /// How many pairs of `links` (drawn as straight segments between
