@@ -182,32 +182,7 @@ pub fn layout_once(
         place_all(&mut ctx, decomposition)
     };
     *work -= allowed - ctx.budget;
-    result.and_then(|canvas| placed_once(level, canvas, drawn.is_some()))
-}
-
-/// `canvas` when it holds no room of `level` twice, else the failure
-/// naming the first room placed twice: an attempt that breaks
-/// the level's invariants is a failed attempt, never a level. (A drawn
-/// layout of a graph with a repeated link once placed a room twice; this
-/// keeps such a layout from reaching a level while its cause is found.)
-fn placed_once(level: &LevelGraph, canvas: Canvas, drawn: bool) -> Result<Canvas, Failure> {
-    let mut times = vec![0usize; level.graph.node_count()];
-    for room in &canvas.rooms {
-        times[room.node.index()] += 1;
-    }
-    match times.iter().position(|&t| t > 1) {
-        None => Ok(canvas),
-        Some(v) => Err(Failure {
-            stage: if drawn { "drawn" } else { "assembly" },
-            composite: 0,
-            node: Some(NodeIndex::new(v)),
-            reason: format!(
-                "`{}` was placed {} times",
-                level.graph[NodeIndex::new(v)].id,
-                times[v]
-            ),
-        }),
-    }
+    result
 }
 
 /// Attempts of a level with loops before the first laid out on a drawing

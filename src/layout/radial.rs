@@ -134,7 +134,9 @@ fn neighbours<'a>(ctx: &'a Ctx, v: NodeIndex) -> impl Iterator<Item = (NodeIndex
     })
 }
 
-/// Breadth-first from `root`: each room with its parent, in order.
+/// Breadth-first from `root`: each room once, with its parent, in order.
+/// A room reached over two links of the same pair of rooms (a loop edge
+/// repeating a tree edge) takes the first of them in the shuffled order.
 pub(super) fn bfs(
     ctx: &mut Ctx,
     root: NodeIndex,
@@ -149,7 +151,9 @@ pub(super) fn bfs(
             .collect();
         ctx.rng.shuffle(&mut kids);
         for (w, e) in kids {
-            seen[w.index()] = true;
+            if std::mem::replace(&mut seen[w.index()], true) {
+                continue;
+            }
             out.push((w, Some((v, e))));
             queue.push_back(w);
         }
@@ -634,7 +638,24 @@ fn corridor_near(
 
 #[cfg(test)]
 mod tests {
-    use super::ring_radii;
+    use super::{bfs, ring_radii};
+    use crate::layout::fixture::Fixture;
+
+    #[test]
+    fn a_walk_reaches_a_room_linked_twice_to_its_parent_once() {
+        let rooms = "rooms:\n  - name: host\n    category: entrance\n    art: |\n      ##B##\n      #...#\n      #...A\n      #...#\n      #####\n  - name: guest\n    category: normal\n    art: |\n      ##B##\n      #...#\n      A...#\n      #...#\n      #####\n";
+        let flow = "name: pair\nnodes:\n  h: entrance\n  g: normal\nedges:\n  - h -> g\nloops:\n  - h <-> g\n";
+        let fixture = Fixture::with(rooms, flow);
+        assert_eq!(fixture.level.graph.edge_count(), 2, "two links, one pair");
+        let link = fixture.link();
+        for seed in 0..8 {
+            let mut ctx = fixture.ctx();
+            ctx.rng = crate::rng::Rng::new(seed);
+            let walk = bfs(&mut ctx, link.host);
+            let rooms: Vec<_> = walk.iter().map(|(v, _)| *v).collect();
+            assert_eq!(rooms, vec![link.host, link.anchor], "seed {seed}");
+        }
+    }
 
     /// Rooms per depth of a complete binary tree `depth` levels deep.
     fn binary(depth: usize) -> Vec<usize> {
