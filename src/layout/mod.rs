@@ -12,6 +12,7 @@
 mod assemble;
 mod build;
 mod canvas;
+mod compose;
 mod context;
 mod corridor;
 mod drawn;

@@ -4,37 +4,32 @@
 //! pinned on a circle and every other room of its block sits at the mean of
 //! its linked rooms; when the cycle bounds a face of some drawing of the
 //! graph without crossings, this drawing has none either (rooms of a path
-//! end up on a straight line). The rest of the graph hangs from the block
-//! as small radial trees. Cycles through each link are tried, shortest
-//! first, and of the largest block's drawings that cross nothing the one
-//! enclosing the fewest rooms is kept: which rooms lie inside which loop
-//! follows from the graph, not from luck.
+//! end up on a straight line, so such a path is bent off any link it
+//! lies on). Cycles through each link are tried, shortest first, then the
+//! faces of some of the drawings, and of the largest block's drawings that
+//! cross nothing the one enclosing the fewest rooms is kept: which rooms
+//! lie inside which loop follows from the graph, not from luck. The rest
+//! of the graph is composed onto the block, its other blocks drawn the
+//! same way ([`compose`]).
 
-use super::untangle::{Point, mean_link};
+use super::compose::compose;
+use super::untangle::{Point, mean_link, to_segment};
 use crate::rng::Rng;
 
 /// Cycles tried as the outer one, at most.
 const CYCLES: usize = 48;
 
+/// Drawings of the largest block whose faces are tried as its outer cycle.
+const FACE_DRAWINGS: usize = 8;
+
 /// Gauss-Seidel sweeps of the barycentric drawing.
 const SWEEPS: usize = 400;
-
-/// How far out, in mean links, the trees hanging from the block are drawn
-/// at first: relaxation grows them again.
-const UNFOLD: f64 = 0.5;
-
-/// Shrinkings of the hanging trees tried, each half the one before.
-const UNFOLD_TRIES: usize = 12;
-
-/// The widest angle a tree hanging from a block room is drawn in: under
-/// half a turn, a radial drawing crosses nothing.
-const WEDGE: f64 = 0.9 * std::f64::consts::PI;
 
 /// A drawing of the `n` rooms linked by `links` (each `(i, j)` once)
 /// without crossing links, whose links are about as long as `want` (the
 /// wanted distance between each two rooms, row-major) says, or `None`
 /// when the graph has no cycle or no cycle tried gives one. With the
-/// drawing, which rooms are on the block drawn by Tutte's method.
+/// drawing, which rooms are on a block drawn by Tutte's method.
 pub(super) fn planar_start(
     want: &[f64],
     links: &[(usize, usize)],
@@ -48,39 +43,90 @@ pub(super) fn planar_start(
     }
     let core = two_core(&around);
     // (key, rooms of the block, drawing) of the best cycle so far.
-    type Best = ((usize, usize), Vec<usize>, Vec<Point>);
+    type Best = ((usize, bool, usize), Vec<usize>, Vec<Point>);
     let mut best: Option<Best> = None;
+    // Clean drawings, by block: their faces are outer cycles to try too.
+    let mut clean: Vec<(Vec<usize>, Vec<Point>)> = Vec::new();
     for cycle in cycles(&around, &core, rng) {
         let block = block_of(&around, &core, &cycle);
         let points = barycentric(&around, &block, &cycle, want);
-        if crossings(&points, links, &block) > 0 {
+        if crossings_among(&points, links, &block) > 0 {
             continue;
         }
-        // The largest block first (the tangled one, as a rule), then the
-        // drawing enclosing the fewest rooms.
+        // The largest block first (the tangled one, as a rule), then a
+        // drawing with no room on a link, then the one enclosing the fewest
+        // rooms.
         let rooms = block_rooms(&block);
-        let key = (n - rooms.len(), enclosed(&points, &cycle, &block, &around));
+        let unclean = !drawn_cleanly(&points, links, &block);
+        let key = (
+            n - rooms.len(),
+            unclean,
+            enclosed(&points, &cycle, &block, &around),
+        );
+        if !unclean && clean.len() < FACE_DRAWINGS * 4 {
+            clean.push((rooms.clone(), points.clone()));
+        }
         if best.as_ref().is_none_or(|b| key < b.0) {
             best = Some((key, rooms, points));
         }
     }
-    let (_, rooms, drawn) = best?;
+    let ((_, unclean, held), rooms, mut drawn) = best?;
     let mut block = vec![false; n];
-    for v in rooms {
+    for &v in &rooms {
         block[v] = true;
     }
-    let step = mean_link(want, links, n);
-    // The rest hangs from rooms of the block, smaller and smaller until it
-    // crosses nothing.
-    let mut scale = UNFOLD;
-    for _ in 0..UNFOLD_TRIES {
-        let points = hang(&drawn, &around, &block, step, scale);
-        if crossings(&points, links, &vec![true; n]) == 0 {
-            return Some((points, block));
+    let faces = Faces {
+        around: &around,
+        block: &block,
+        want,
+        links,
+    };
+    let mut held = if unclean { usize::MAX } else { held };
+    let same_block = clean.iter().filter(|(r, _)| *r == rooms).map(|(_, p)| p);
+    for points in same_block.take(FACE_DRAWINGS) {
+        if let Some((fewer, _, better)) = faces.fewer_enclosed(points, None, held) {
+            (held, drawn) = (fewer, better);
         }
-        scale /= 2.0;
     }
-    None
+    compose(&around, want, links, (&block, &drawn), rng)
+}
+
+/// A block of the graph, to redraw with one of the faces of a drawing of
+/// it outermost.
+pub(super) struct Faces<'a> {
+    pub around: &'a [Vec<usize>],
+    pub block: &'a [bool],
+    pub want: &'a [f64],
+    pub links: &'a [(usize, usize)],
+}
+
+impl Faces<'_> {
+    /// Of Tutte's drawings of the block with an inner face of `drawing`
+    /// (crossing nothing) outermost, the face holding `through` if given,
+    /// the one enclosing the fewest rooms if fewer than `held`: how many,
+    /// the face and the drawing. Shortest cycles miss faces a drawing has.
+    pub fn fewer_enclosed(
+        &self,
+        drawing: &[Point],
+        through: Option<usize>,
+        held: usize,
+    ) -> Option<(usize, Vec<usize>, Vec<Point>)> {
+        let mut best: Option<(usize, Vec<usize>, Vec<Point>)> = None;
+        for face in faces(drawing, self.block, self.links) {
+            if through.is_some_and(|v| !face.contains(&v)) {
+                continue;
+            }
+            let points = barycentric(self.around, self.block, &face, self.want);
+            if !drawn_cleanly(&points, self.links, self.block) {
+                continue;
+            }
+            let now = enclosed(&points, &face, self.block, self.around);
+            if now < best.as_ref().map_or(held, |b| b.0) {
+                best = Some((now, face, points));
+            }
+        }
+        best
+    }
 }
 
 /// Which rooms are left when dead ends are removed again and again.
@@ -161,7 +207,7 @@ fn cycles(around: &[Vec<usize>], core: &[bool], rng: &mut Rng) -> Vec<Vec<usize>
 
 /// A shortest path from `u` to `v` in the 2-core other than their link,
 /// breadth first with neighbours in random order: with the link, a cycle.
-fn shortest_cycle(
+pub(super) fn shortest_cycle(
     around: &[Vec<usize>],
     core: &[bool],
     u: usize,
@@ -200,7 +246,7 @@ fn shortest_cycle(
 
 /// The rooms of the 2-core (`core`) in one block with `cycle`: no single
 /// room cuts them off it.
-fn block_of(around: &[Vec<usize>], core: &[bool], cycle: &[usize]) -> Vec<bool> {
+pub(super) fn block_of(around: &[Vec<usize>], core: &[bool], cycle: &[usize]) -> Vec<bool> {
     let n = around.len();
     let mut block = core.to_vec();
     for cut in 0..n {
@@ -240,8 +286,16 @@ fn block_rooms(block: &[bool]) -> Vec<usize> {
 
 /// Tutte's drawing of `block` with `cycle` pinned on a circle as long as
 /// its links want: every other room of the block at the mean of its linked
-/// rooms of the block (rooms off the block stay at the origin).
-fn barycentric(around: &[Vec<usize>], block: &[bool], cycle: &[usize], want: &[f64]) -> Vec<Point> {
+/// rooms of the block (rooms off the block stay at the origin). A path of
+/// rooms with two links each lies on the straight line between its ends,
+/// over their link or another such path when there is one: such a path
+/// is bent ([`bent`]).
+pub(super) fn barycentric(
+    around: &[Vec<usize>],
+    block: &[bool],
+    cycle: &[usize],
+    want: &[f64],
+) -> Vec<Point> {
     let n = around.len();
     let k = cycle.len();
     let perimeter: f64 = (0..k)
@@ -255,7 +309,32 @@ fn barycentric(around: &[Vec<usize>], block: &[bool], cycle: &[usize], want: &[f
         points[v] = (radius * angle.cos(), radius * angle.sin());
         pinned[v] = true;
     }
-    let free: Vec<usize> = (0..n).filter(|&v| block[v] && !pinned[v]).collect();
+    let paths = paths(around, block, cycle);
+    // The rooms of bent paths stay where bent while the others settle
+    // again round them (a room linked to a bent one may have sat on a
+    // link too); then the paths are bent again from their ends' new places.
+    for _ in 0..BENT_ROUNDS {
+        settle(&mut points, around, block, &pinned);
+        for path in &paths {
+            if bent(&mut points, around, block, path) {
+                for &v in &path[1..path.len() - 1] {
+                    pinned[v] = true;
+                }
+            }
+        }
+    }
+    points
+}
+
+/// Rounds of settling and bending in [`barycentric`].
+const BENT_ROUNDS: usize = 2;
+
+/// [`SWEEPS`] Gauss-Seidel sweeps moving every room of `block` not
+/// `pinned` to the mean of its linked rooms of the block.
+fn settle(points: &mut [Point], around: &[Vec<usize>], block: &[bool], pinned: &[bool]) {
+    let free: Vec<usize> = (0..around.len())
+        .filter(|&v| block[v] && !pinned[v])
+        .collect();
     for _ in 0..SWEEPS {
         for &v in &free {
             let linked: Vec<usize> = around[v].iter().copied().filter(|&w| block[w]).collect();
@@ -265,115 +344,132 @@ fn barycentric(around: &[Vec<usize>], block: &[bool], cycle: &[usize], want: &[f
             });
         }
     }
-    points
 }
 
-/// `drawn` (the block's rooms placed) with every other room drawn as a
-/// tree hanging from the block room its part hangs from: in the widest
-/// angle between that room's links in the block (at most [`WEDGE`]), each
-/// subtree in a share of its parent's angle as large as its share of the
-/// leaves, each step from the block `scale` times a mean link (`step`)
-/// further out. Radial drawings of trees in a wedge under half a turn cross
-/// nothing; shrunk enough, nor does the block.
-fn hang(
-    drawn: &[Point],
-    around: &[Vec<usize>],
-    block: &[bool],
-    step: f64,
-    scale: f64,
-) -> Vec<Point> {
-    let n = drawn.len();
-    let mut points = drawn.to_vec();
-    // Breadth first from the block: the tree the rest hangs by.
-    let mut parent = vec![usize::MAX; n];
-    let mut depth = vec![0usize; n];
-    let mut order: Vec<usize> = (0..n).filter(|&v| block[v]).collect();
-    let mut seen = block.to_vec();
-    let mut next = 0;
-    while next < order.len() {
-        let v = order[next];
-        next += 1;
-        for &w in &around[v] {
-            if !seen[w] {
-                seen[w] = true;
-                parent[w] = v;
-                depth[w] = depth[v] + 1;
-                order.push(w);
-            }
-        }
-    }
-    let mut children = vec![Vec::new(); n];
-    for &v in &order {
-        if parent[v] != usize::MAX {
-            children[parent[v]].push(v);
-        }
-    }
-    let mut leaves = vec![1usize; n];
-    for &v in order.iter().rev() {
-        if !children[v].is_empty() {
-            leaves[v] = children[v].iter().map(|&c| leaves[c]).sum();
-        }
-    }
-    // Each room's wedge (from, width), the block rooms' from their widest gap.
-    let mut wedge = vec![(0.0, 0.0); n];
-    for &v in order
-        .iter()
-        .filter(|&&v| block[v] && !children[v].is_empty())
-    {
-        let mut angles: Vec<f64> = around[v]
-            .iter()
-            .filter(|&&w| block[w])
-            .map(|&w| (drawn[w].1 - drawn[v].1).atan2(drawn[w].0 - drawn[v].0))
-            .collect();
-        angles.sort_by(f64::total_cmp);
-        let (mut start, mut gap) = (0.0, std::f64::consts::TAU);
-        for i in 0..angles.len() {
-            let next = if i + 1 < angles.len() {
-                angles[i + 1]
-            } else {
-                angles[0] + std::f64::consts::TAU
-            };
-            if next - angles[i] > gap || i == 0 {
-                (start, gap) = (angles[i], next - angles[i]);
-            }
-        }
-        let width = (gap * 0.8).min(WEDGE);
-        wedge[v] = (start + (gap - width) / 2.0, width);
-    }
-    for &v in &order {
-        if children[v].is_empty() {
+/// How many times a bent path is tried, each bending half as far.
+const BENDS: usize = 6;
+
+/// The paths of rooms with two links in `block`, off `cycle`: each
+/// with its two ends (rooms with more links, or on the cycle) first and
+/// last.
+fn paths(around: &[Vec<usize>], block: &[bool], cycle: &[usize]) -> Vec<Vec<usize>> {
+    let linked =
+        |v: usize| -> Vec<usize> { around[v].iter().copied().filter(|&w| block[w]).collect() };
+    let inner = |v: usize| block[v] && !cycle.contains(&v) && linked(v).len() == 2;
+    let mut seen = vec![false; around.len()];
+    let mut out = Vec::new();
+    for v in 0..around.len() {
+        if seen[v] || !inner(v) {
             continue;
         }
-        let (mut from, width) = wedge[v];
-        let total = leaves[v] as f64;
-        for &c in &children[v] {
-            let share = width * leaves[c] as f64 / total;
-            wedge[c] = (from, share);
-            let angle = from + share / 2.0;
-            let r = scale * step * depth[c] as f64;
-            let a = if block[v] {
-                v
-            } else {
-                anchor_of(&parent, block, v)
-            };
-            points[c] = (drawn[a].0 + r * angle.cos(), drawn[a].1 + r * angle.sin());
-            from += share;
+        seen[v] = true;
+        let mut halves = Vec::new();
+        for first in linked(v) {
+            let mut half = Vec::new();
+            let (mut prev, mut at) = (v, first);
+            while inner(at) && !seen[at] {
+                seen[at] = true;
+                half.push(at);
+                let next = linked(at).into_iter().find(|&w| w != prev);
+                (prev, at) = (at, next.unwrap_or(prev));
+            }
+            half.push(at);
+            halves.push(half);
         }
+        let mut path: Vec<usize> = halves[0].iter().rev().copied().collect();
+        path.push(v);
+        path.extend(&halves[1]);
+        out.push(path);
     }
-    points
+    out
 }
 
-/// The block room the tree of `v` hangs from.
-fn anchor_of(parent: &[usize], block: &[bool], mut v: usize) -> usize {
-    while !block[v] {
-        v = parent[v];
+/// Bends `path` (its ends first and last) when a room of it lies on a
+/// link, or another room on one of its links: its rooms go on an arch
+/// over the line between its ends, either side, lower and lower, until
+/// they and their links are clear. Whether it was bent.
+fn bent(points: &mut [Point], around: &[Vec<usize>], block: &[bool], path: &[usize]) -> bool {
+    let links: Vec<(usize, usize)> = (0..around.len())
+        .filter(|&v| block[v])
+        .flat_map(|v| {
+            around[v]
+                .iter()
+                .filter(move |&&w| block[w] && v < w)
+                .map(move |&w| (v, w))
+        })
+        .collect();
+    let own: Vec<(usize, usize)> = path
+        .windows(2)
+        .map(|w| (w[0].min(w[1]), w[0].max(w[1])))
+        .collect();
+    let clear = |points: &[Point]| {
+        let rooms_clear = path[1..path.len() - 1].iter().all(|&v| {
+            links.iter().all(|&(a, b)| {
+                v == a || v == b || to_segment(points[v], points[a], points[b]) > 1e-6
+            })
+        });
+        let links_clear = own.iter().all(|&(a, b)| {
+            (0..points.len()).all(|v| {
+                !block[v] || v == a || v == b || to_segment(points[v], points[a], points[b]) > 1e-6
+            }) && links.iter().all(|&(c, d)| {
+                a == c
+                    || a == d
+                    || b == c
+                    || b == d
+                    || !super::untangle::segments_cross(points[a], points[b], points[c], points[d])
+            })
+        });
+        rooms_clear && links_clear
+    };
+    if clear(points) {
+        return false;
     }
-    v
+    let (a, b) = (points[path[0]], points[path[path.len() - 1]]);
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let normal = (-dy, dx);
+    let last = (path.len() - 1) as f64;
+    let before: Vec<Point> = path.iter().map(|&v| points[v]).collect();
+    let mut height = 0.3;
+    for _ in 0..BENDS {
+        for side in [1.0, -1.0] {
+            for (i, &v) in path.iter().enumerate().take(path.len() - 1).skip(1) {
+                let t = i as f64 / last;
+                let lift = side * height * (std::f64::consts::PI * t).sin();
+                points[v] = (
+                    a.0 + t * dx + lift * normal.0,
+                    a.1 + t * dy + lift * normal.1,
+                );
+            }
+            if clear(points) {
+                return true;
+            }
+        }
+        height /= 2.0;
+    }
+    for (&v, &p) in path.iter().zip(&before) {
+        points[v] = p;
+    }
+    false
+}
+
+/// Whether no two links between rooms of `among` cross and no such room
+/// lies on a link of two others (as a room linked only to the two ends
+/// of a link does in Tutte's drawing: a path drawn over the link).
+pub(super) fn drawn_cleanly(points: &[Point], links: &[(usize, usize)], among: &[bool]) -> bool {
+    let on_a_link = links
+        .iter()
+        .filter(|&&(a, b)| among[a] && among[b])
+        .any(|&(a, b)| {
+            (0..points.len()).any(|v| {
+                among[v] && v != a && v != b && to_segment(points[v], points[a], points[b]) < 1e-6
+            })
+        });
+    !on_a_link && crossings_among(points, links, among) == 0
 }
 
 /// How many pairs of `links` between rooms of `among`, without a room in
 /// common, cross.
-fn crossings(points: &[Point], links: &[(usize, usize)], among: &[bool]) -> usize {
+pub(super) fn crossings_among(points: &[Point], links: &[(usize, usize)], among: &[bool]) -> usize {
     let links: Vec<(usize, usize)> = links
         .iter()
         .copied()
@@ -384,7 +480,12 @@ fn crossings(points: &[Point], links: &[(usize, usize)], among: &[bool]) -> usiz
 
 /// How many rooms a drawing of `block` with `cycle` outermost encloses:
 /// the block's rooms off the cycle and all that hangs from them.
-fn enclosed(points: &[Point], cycle: &[usize], block: &[bool], around: &[Vec<usize>]) -> usize {
+pub(super) fn enclosed(
+    points: &[Point],
+    cycle: &[usize],
+    block: &[bool],
+    around: &[Vec<usize>],
+) -> usize {
     let anchor = anchors(around, block);
     (0..points.len())
         .filter(|&v| {
@@ -573,7 +674,7 @@ mod tests {
         let want = shortest_paths(n, &links, |_| 10.0);
         let mut rng = Rng::new(7);
         let (points, block) = planar_start(&want, &links, n, &mut rng).expect("a planar start");
-        assert_eq!(crossings(&points, &links, &vec![true; n]), 0);
+        assert_eq!(crossings_among(&points, &links, &vec![true; n]), 0);
         assert_eq!(block, vec![true, true, true, true, true, false, false]);
         // The outer cycle runs through room 4, so its branch hangs outside
         // every face: no inner face of the drawing holds a room.
@@ -581,6 +682,48 @@ mod tests {
             let polygon = face.iter().map(|&v| points[v]);
             assert!(!inside(points[5], polygon.clone()), "face {face:?}");
             assert!(!inside(points[6], polygon), "face {face:?}");
+        }
+    }
+
+    #[test]
+    fn blocks_hanging_from_blocks_are_drawn_by_tutte_without_crossings() {
+        // A square 0 1 2 3 split by the path 0 4 2; from room 2 a square
+        // 2 5 6 7 split by 5-7; from room 6, past a link, a triangle
+        // 8 9 10 with a dead end 11.
+        let (_, square) = square_with_branch();
+        let mut links = square[..6].to_vec();
+        links.extend([
+            (2, 5),
+            (5, 6),
+            (6, 7),
+            (2, 7),
+            (5, 7),
+            (6, 8),
+            (8, 9),
+            (9, 10),
+            (8, 10),
+            (9, 11),
+        ]);
+        let n = 12;
+        let want = shortest_paths(n, &links, |_| 10.0);
+        for seed in 0..8 {
+            let mut rng = Rng::new(seed);
+            let (points, block) = planar_start(&want, &links, n, &mut rng).expect("a start");
+            assert_eq!(
+                crossings_among(&points, &links, &vec![true; n]),
+                0,
+                "seed {seed}"
+            );
+            let mut on_blocks: Vec<usize> = (0..n).filter(|&v| block[v]).collect();
+            on_blocks.sort_unstable();
+            assert_eq!(on_blocks, (0..=10).collect::<Vec<_>>(), "seed {seed}");
+            // Every link is drawn, no two rooms at one point.
+            for a in 0..n {
+                for b in a + 1..n {
+                    let d = super::super::radial::distance(points[a], points[b]);
+                    assert!(d > 1e-6, "rooms {a} and {b} meet (seed {seed})");
+                }
+            }
         }
     }
 

@@ -370,24 +370,32 @@ pub(super) fn mean_link(want: &[f64], links: &[(usize, usize)], n: usize) -> f64
 /// How many pairs of `links` (drawn as straight segments between
 /// `points`) without a room in common cross.
 pub(super) fn crossings(points: &[Point], links: &[(usize, usize)]) -> usize {
-    let mut count = 0;
-    for (k, &(a, b)) in links.iter().enumerate() {
-        for &(c, d) in &links[k + 1..] {
-            if a != c
-                && a != d
-                && b != c
-                && b != d
-                && segments_cross(points[a], points[b], points[c], points[d])
-            {
-                count += 1;
-            }
-        }
-    }
-    count
+    crossing_pairs(points, links).count()
+}
+
+/// The pairs of `links` (by index, drawn as straight segments between
+/// `points`) without a room in common that cross.
+pub(super) fn crossing_pairs<'a>(
+    points: &'a [Point],
+    links: &'a [(usize, usize)],
+) -> impl Iterator<Item = (usize, usize)> + 'a {
+    links.iter().enumerate().flat_map(move |(k, &(a, b))| {
+        links[k + 1..]
+            .iter()
+            .enumerate()
+            .filter(move |&(_, &(c, d))| {
+                a != c
+                    && a != d
+                    && b != c
+                    && b != d
+                    && segments_cross(points[a], points[b], points[c], points[d])
+            })
+            .map(move |(j, _)| (k, k + 1 + j))
+    })
 }
 
 /// The distance from `p` to the segment `ab`.
-fn to_segment(p: Point, a: Point, b: Point) -> f64 {
+pub(super) fn to_segment(p: Point, a: Point, b: Point) -> f64 {
     let (dx, dy) = (b.0 - a.0, b.1 - a.1);
     let length = dx * dx + dy * dy;
     let t = if length < 1e-12 {
