@@ -400,6 +400,34 @@ fn stats_refuses_seed_and_thread_counts_out_of_range() {
 }
 
 #[test]
+fn stats_of_a_flow_that_never_lays_out_says_no_level_and_exits_1() {
+    // Seven boss rooms, six boss templates: no seed expands.
+    let dir = tempfile::tempdir().expect("tmp");
+    let bosses: String = (1..=7).map(|i| format!("  b{i}: boss\n")).collect();
+    let chain: Vec<String> = (1..=7).map(|i| format!("b{i}")).collect();
+    let flow = dir.path().join("bosses.yaml");
+    std::fs::write(
+        &flow,
+        format!(
+            "name: bosses\nnodes:\n  start: entrance\n{bosses}edges:\n  - start -> {}\n",
+            chain.join(" -> ")
+        ),
+    )
+    .expect("write");
+    let path = flow.to_string_lossy();
+    let out = df(&["stats", &path, "--seeds", "3", "--threads", "1"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("0 of 3 seeds laid out"), "{text}");
+    assert!(text.contains("no level"), "{text}");
+    assert!(!text.contains("time per level"), "{text}");
+    let out = df(&["stats", &path, "--seeds", "3", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(json["succeeded"], 0);
+}
+
+#[test]
 fn a_flow_path_runs_that_file_or_fails_with_its_own_diagnostic() {
     // `mine/fork.yaml` shares its stem with the bundled `fork`: a broken
     // copy used to run the bundled flow silently, with exit 0.

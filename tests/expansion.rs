@@ -284,3 +284,24 @@ fn templates_seen_in_earlier_levels_come_back_less_often() {
         "before {before}, after {after}"
     );
 }
+
+#[test]
+fn a_library_too_small_for_the_flow_names_reuse_templates() {
+    // Seven boss rooms in a row; the bundled library has six boss templates.
+    let bosses: String = (1..=7).map(|i| format!("  b{i}: boss\n")).collect();
+    let chain: Vec<String> = (1..=7).map(|i| format!("b{i}")).collect();
+    let text = format!(
+        "name: t\nnodes:\n  start: entrance\n{bosses}edges:\n  - start -> {}\n",
+        chain.join(" -> ")
+    );
+    let p = project_with(&text);
+    let flow = p.flow("t").expect("flow");
+    let d = expand(flow, &p.library, 0, &Default::default()).expect_err("too few bosses");
+    assert_eq!(d.code, "expand::category-dry");
+    insta::assert_snapshot!(d.render(false));
+    // The setting named in the help makes the same flow expand.
+    let reused =
+        project_with(&text.replace("name: t\n", "name: t\nlayout: { reuse_templates: true }\n"));
+    let flow = reused.flow("t").expect("flow");
+    assert!(expand(flow, &reused.library, 0, &Default::default()).is_ok());
+}

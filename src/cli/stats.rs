@@ -1,4 +1,5 @@
-//! `dungeonflow stats FLOW --seeds N [--threads T] [--json]`.
+//! `dungeonflow stats FLOW --seeds N [--threads T] [--json]`. Exits 1 when
+//! no seed lays out (the report then says "no level").
 
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -59,7 +60,13 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
     } else {
         super::out::stdout(table(&stats))?;
     }
-    Ok(ExitCode::SUCCESS)
+    // No level at all: nothing was measured, and a script must not take
+    // the run for a success.
+    Ok(if stats.succeeded == 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn table(s: &Stats) -> String {
@@ -72,6 +79,10 @@ fn table(s: &Stats) -> String {
     );
     for (reason, n) in &s.failures {
         out += &format!("  {n:>6} x {reason}\n");
+    }
+    if s.succeeded == 0 {
+        out += "no level: nothing to measure\n";
+        return out;
     }
     out += &format!(
         "solvable: {} of {} levels ({:.2}%)\n",

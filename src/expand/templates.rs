@@ -180,14 +180,15 @@ fn dry(
         .filter(|r| r.category == room.category)
         .count();
     let needed = outgoing + usize::from(has_parent);
+    let exits = if needed == 1 { "exit" } else { "exits" };
     Diagnostic::error(
         "expand::category-dry",
         format!(
-            "no unused template with {needed} usable exits is left for room `{}` (category `{}`): the level has {same} `{}` rooms and the library {total} such templates",
+            "no unused template with {needed} usable {exits} is left for room `{}` (category `{}`): the level has {same} `{}` rooms and the library {total} such templates",
             room.id, room.category, room.category
         ),
     )
     .in_file(&flow.file)
     .label(room.span.clone(), "this room")
-    .help(format!("add templates of category `{}` with at least {needed} exits, or shorten the flow (fallback ladder: {FALLBACK_LADDER})", room.category))
+    .help(format!("let rooms share templates (`layout: {{ reuse_templates: true }}`), add templates of category `{}` with at least {needed} {exits}, or shorten the flow (fallback ladder: {FALLBACK_LADDER})", room.category))
 }
