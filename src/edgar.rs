@@ -46,6 +46,8 @@ pub struct Imported {
     pub flow: String,
     /// One room file holding every shape (`rooms:` list).
     pub rooms: String,
+    /// What the import leaves out (Edgar's corridors).
+    pub warnings: Vec<Diagnostic>,
 }
 
 impl Imported {
@@ -348,35 +350,53 @@ pub fn import(
             ),
         ));
     }
-    let default_set = items(get(&root, "defaultRoomShapes"))
+    // Every set the graph lists for its rooms; its own custom set when it
+    // lists none.
+    let mut default_sets: Vec<String> = items(get(&root, "defaultRoomShapes"))
         .iter()
-        .find_map(|s| match get(s, "setName").map(|n| &n.value) {
+        .filter_map(|s| match get(s, "setName").map(|n| &n.value) {
             Some(Value::Str(n)) => Some(n.clone()),
             _ => None,
         })
-        .unwrap_or_else(|| "custom".to_owned());
-    if !sets.contains_key(&default_set) {
+        .collect();
+    if default_sets.is_empty() {
+        default_sets.push("custom".to_owned());
+    }
+    if let Some(missing) = default_sets.iter().find(|s| !sets.contains_key(*s)) {
         let known: Vec<&str> = sets.keys().map(String::as_str).collect();
         return Err(err(
             graph,
             format!(
-                "the default room set `{default_set}` is in none of the room sets given ({})",
+                "the graph's room set `{missing}` is in none of the room sets given ({}); pass its file too",
                 known.join(", ")
             ),
         ));
     }
-    // A shape name resolves in the graph's default set first, then its own
-    // custom set, then any other set.
+    // A shape name resolves in the graph's default sets first (in the order
+    // listed), then its own custom set, then any other set.
+    let rank = |k: &str| {
+        (
+            default_sets
+                .iter()
+                .position(|d| d == k)
+                .unwrap_or(usize::MAX),
+            k != "custom",
+        )
+    };
     let mut order: Vec<&String> = sets.keys().collect();
-    order.sort_by_key(|k| (**k != default_set, k.as_str() != "custom"));
+    order.sort_by_key(|k| rank(k));
     let mut all: BTreeMap<String, Shape> = BTreeMap::new();
     for k in order.into_iter().rev() {
         all.extend(sets[k].iter().map(|(n, s)| (n.clone(), s.clone())));
     }
-    let default_shapes: Vec<String> = sets
-        .get(&default_set)
-        .map(|s| s.keys().cloned().collect())
-        .unwrap_or_default();
+    let mut default_shapes: Vec<String> = Vec::new();
+    for set in &default_sets {
+        for shape in sets[set].keys() {
+            if !default_shapes.contains(shape) {
+                default_shapes.push(shape.clone());
+            }
+        }
+    }
     // Per-room shape overrides.
     let mut allowed: BTreeMap<i32, Vec<String>> = BTreeMap::new();
     if let Some(Value::Map(rooms)) = get(&root, "rooms").map(|n| &n.value) {
@@ -450,6 +470,16 @@ pub fn import(
     );
     for r in from..=to {
         let shapes = allowed.get(&r).unwrap_or(&default_shapes);
+        if shapes.is_empty() {
+            // An empty pool would let `generate` fall back to other rooms.
+            return Err(err(
+                graph,
+                format!(
+                    "room {r} has no room shape: its sets ({}) or its `roomShapes` are empty",
+                    default_sets.join(", ")
+                ),
+            ));
+        }
         let pool: Vec<String> = shapes
             .iter()
             .map(|s| format!("{}_{}", slug(&name), slug(s)))
@@ -486,5 +516,27 @@ pub fn import(
         rooms += &template(&base, "normal", &base, shape);
         rooms += &template(&format!("{base}_entrance"), "entrance", &base, shape);
     }
-    Ok(Imported { name, flow, rooms })
+    let mut warnings = Vec::new();
+    if let Some(corridors) = get(&root, "corridors")
+        && matches!(
+            get(corridors, "enable").map(|n| &n.value),
+            Some(Value::Bool(true))
+        )
+    {
+        warnings.push(
+            Diagnostic::warning(
+                "edgar::corridors-ignored",
+                "Edgar's corridors are not imported: each passage becomes a direct link, so the level has no corridor rooms",
+            )
+            // Spans are of the text as read, keys quoted.
+            .in_file(&quoted)
+            .label(corridors.span.clone(), "left out"),
+        );
+    }
+    Ok(Imported {
+        name,
+        flow,
+        rooms,
+        warnings,
+    })
 }

@@ -155,3 +155,87 @@ fn an_import_that_would_not_validate_writes_nothing() {
     assert!(err.contains("edgar::invalid-import"), "{err}");
     assert!(!dir.path().join("out").exists(), "files written");
 }
+
+/// A second room set, `more`, with one shape.
+const MORE: &str = "name: more
+default:
+  doorMode: !OverlapMode
+    doorLength: 1
+    cornerDistance: 1
+roomDescriptions:
+  tall:
+    shape: [[0,0], [0,12], [6,12], [6,0]]
+";
+
+/// Imports `graph` with the room set files `sets` (name, text) into `out/`.
+fn import_sets(dir: &Path, graph: &str, sets: &[(&str, &str)]) -> Output {
+    let g = dir.join("g.yml");
+    std::fs::write(&g, graph).expect("graph written");
+    let mut args = vec!["import-edgar".to_owned(), g.display().to_string()];
+    for (name, text) in sets {
+        let file = dir.join(name);
+        std::fs::write(&file, text).expect("set written");
+        args.push(file.display().to_string());
+    }
+    args.extend(["-o".to_owned(), dir.join("out").display().to_string()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    df(&args)
+}
+
+#[test]
+fn every_room_set_a_graph_lists_is_used_and_each_must_be_given() {
+    let graph = format!("{GRAPH}  -\n    setName: more\n");
+    let dir = tempfile::tempdir().expect("tmp");
+    let out = import_sets(
+        dir.path(),
+        &graph,
+        &[("shapes.yml", ROOMS), ("more.yml", MORE)],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let flow = std::fs::read_to_string(dir.path().join("out/flows/g.yaml")).expect("flow");
+    for line in flow.lines().filter(|l| l.contains("pool:")) {
+        for shape in ["square", "wide", "tall"] {
+            assert!(
+                line.contains(&format!("g_{shape}")),
+                "{shape} missing: {line}"
+            );
+        }
+    }
+    // The second set named and not given: an error naming it, no files.
+    let dir = tempfile::tempdir().expect("tmp");
+    let out = import_sets(dir.path(), &graph, &[("shapes.yml", ROOMS)]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("`more`"), "{err}");
+    assert!(!dir.path().join("out").exists(), "files written");
+}
+
+#[test]
+fn a_room_with_no_shape_is_an_error_not_a_fallback() {
+    let graph = format!("{GRAPH}rooms:\n  4:\n    roomShapes: []\n");
+    let dir = tempfile::tempdir().expect("tmp");
+    let out = import_sets(dir.path(), &graph, &[("shapes.yml", ROOMS)]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("room 4 has no room shape"), "{err}");
+    assert!(!dir.path().join("out").exists(), "files written");
+}
+
+#[test]
+fn edgar_corridors_left_out_are_a_warning_naming_the_section() {
+    let graph = format!("{GRAPH}corridors:\n  enable: true\n  offsets: [2]\n");
+    let dir = tempfile::tempdir().expect("tmp");
+    let out = import_sets(dir.path(), &graph, &[("shapes.yml", ROOMS)]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("edgar::corridors-ignored"), "{err}");
+    assert!(err.contains("g.yml:"), "{err}");
+    // Without the section, no warning.
+    let dir = tempfile::tempdir().expect("tmp");
+    let out = import_sets(dir.path(), GRAPH, &[("shapes.yml", ROOMS)]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("corridors-ignored"));
+}

@@ -31,6 +31,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
     let rooms = args.rooms.iter().map(load).collect::<Result<Vec<_>, _>>()?;
     let imported = crate::edgar::import(&graph, &rooms).map_err(|d| vec![d])?;
     refuse_invalid(&imported, &args.graph)?;
+    super::report(&imported.warnings);
     for (dir, file, text) in imported.files() {
         let folder = args.output.join(dir);
         std::fs::create_dir_all(&folder).map_err(|e| {
