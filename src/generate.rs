@@ -347,12 +347,12 @@ fn enclosure_help(graph: &LevelGraph, e: &Enclosure) -> String {
     );
     match e.enclosed.as_slice() {
         [one, other] => format!(
-            "the path `{path}` joins `{a}` and `{b}` a third way, and rooms on every way link out of the loop: however it is drawn, {} or {} end up inside a loop together with all they lead to (more than a room or two rarely fits); keep loop edges from joining the same two rooms a third way, or move those branches",
+            "the path `{path}` joins `{a}` and `{b}` a third way, and rooms on every way link out of the loop: laid out as one loop, {} or {} end up inside it together with all they lead to, which seldom fits (the whole-level fallback may find another face for them); keep loop edges from joining the same two rooms a third way, or move those branches",
             ids(one),
             ids(other)
         ),
         _ => format!(
-            "the path `{path}` runs inside a loop, and {} on it link out of it together with all they lead to (more than a room or two rarely fits); move that loop edge or those branches",
+            "the path `{path}` runs inside a loop as the loop is laid out, and {} on it link out of it together with all they lead to, which seldom fits (the whole-level fallback may find another face for them); move that loop edge or those branches",
             ids(&e.enclosed.concat())
         ),
     }
