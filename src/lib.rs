@@ -43,6 +43,7 @@
 //! // The same seed gives the same level.
 //! assert_eq!(project.generate("classic", 7).expect("again"), level);
 //! ```
+#![deny(missing_docs)]
 
 pub mod category;
 #[cfg(feature = "cli")]
