@@ -21,7 +21,7 @@
 use std::f64::consts::PI;
 
 use super::tutte::{
-    Faces, barycentric, block_of, crossings_among, drawn_cleanly, enclosed, shortest_cycle,
+    Faces, barycentric, block_of, crossings_among, enclosed, room_on_a_link, shortest_cycle,
 };
 use super::untangle::{Point, crossing_pairs};
 use crate::rng::Rng;
@@ -274,7 +274,7 @@ impl Composer<'_> {
             if crossings_among(&points, self.links, block) > 0 {
                 continue;
             }
-            let clean = drawn_cleanly(&points, self.links, block);
+            let clean = !room_on_a_link(&points, self.links, block);
             if clean
                 && let Some((held, face, better)) =
                     faces.fewer_enclosed(&points, Some(v), usize::MAX)

@@ -124,8 +124,9 @@ fn draw(ctx: &mut Ctx, rooms: &[NodeIndex], gap: f64) -> Vec<Point> {
 }
 
 /// Redraws `points`, whose links cross, without crossings where it can:
-/// Tutte's drawing of the graph's largest block, each loop round what it
-/// holds stretched, relaxed without crossing ([`planar_start`]); else the
+/// Tutte's drawings of the graph's blocks composed into one, each loop
+/// round what it holds stretched, relaxed without crossing
+/// ([`planar_start`]); else the
 /// drawing itself annealed ([`Tangle::untangle`]). A drawing that still
 /// crosses is kept as it is: placement may manage anyway.
 fn untangle(ctx: &mut Ctx, points: &mut Vec<Point>, want: &[f64], links: &[(usize, usize)]) {

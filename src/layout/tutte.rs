@@ -57,7 +57,7 @@ pub(super) fn planar_start(
         // drawing with no room on a link, then the one enclosing the fewest
         // rooms.
         let rooms = block_rooms(&block);
-        let unclean = !drawn_cleanly(&points, links, &block);
+        let unclean = room_on_a_link(&points, links, &block);
         let key = (
             n - rooms.len(),
             unclean,
@@ -310,13 +310,22 @@ pub(super) fn barycentric(
         pinned[v] = true;
     }
     let paths = paths(around, block, cycle);
+    let links: Vec<(usize, usize)> = (0..n)
+        .filter(|&v| block[v])
+        .flat_map(|v| {
+            around[v]
+                .iter()
+                .filter(move |&&w| block[w] && v < w)
+                .map(move |&w| (v, w))
+        })
+        .collect();
     // The rooms of bent paths stay where bent while the others settle
     // again round them (a room linked to a bent one may have sat on a
     // link too); then the paths are bent again from their ends' new places.
     for _ in 0..BENT_ROUNDS {
         settle(&mut points, around, block, &pinned);
         for path in &paths {
-            if bent(&mut points, around, block, path) {
+            if bent(&mut points, &links, block, path) {
                 for &v in &path[1..path.len() - 1] {
                     pinned[v] = true;
                 }
@@ -387,37 +396,30 @@ fn paths(around: &[Vec<usize>], block: &[bool], cycle: &[usize]) -> Vec<Vec<usiz
 /// Bends `path` (its ends first and last) when a room of it lies on a
 /// link, or another room on one of its links: its rooms go on an arch
 /// over the line between its ends, either side, lower and lower, until
-/// they and their links are clear. Whether it was bent.
-fn bent(points: &mut [Point], around: &[Vec<usize>], block: &[bool], path: &[usize]) -> bool {
-    let links: Vec<(usize, usize)> = (0..around.len())
-        .filter(|&v| block[v])
-        .flat_map(|v| {
-            around[v]
-                .iter()
-                .filter(move |&&w| block[w] && v < w)
-                .map(move |&w| (v, w))
-        })
-        .collect();
+/// they and their links are clear of the block's other `links`. Whether
+/// it was bent.
+fn bent(points: &mut [Point], links: &[(usize, usize)], block: &[bool], path: &[usize]) -> bool {
     let own: Vec<(usize, usize)> = path
         .windows(2)
         .map(|w| (w[0].min(w[1]), w[0].max(w[1])))
         .collect();
     let clear = |points: &[Point]| {
         let rooms_clear = path[1..path.len() - 1].iter().all(|&v| {
-            links.iter().all(|&(a, b)| {
-                v == a || v == b || to_segment(points[v], points[a], points[b]) > 1e-6
-            })
+            links
+                .iter()
+                .all(|&(a, b)| v == a || v == b || !on_link(points, v, (a, b)))
         });
         let links_clear = own.iter().all(|&(a, b)| {
-            (0..points.len()).all(|v| {
-                !block[v] || v == a || v == b || to_segment(points[v], points[a], points[b]) > 1e-6
-            }) && links.iter().all(|&(c, d)| {
-                a == c
-                    || a == d
-                    || b == c
-                    || b == d
-                    || !super::untangle::segments_cross(points[a], points[b], points[c], points[d])
-            })
+            (0..points.len()).all(|v| !block[v] || v == a || v == b || !on_link(points, v, (a, b)))
+                && links.iter().all(|&(c, d)| {
+                    a == c
+                        || a == d
+                        || b == c
+                        || b == d
+                        || !super::untangle::segments_cross(
+                            points[a], points[b], points[c], points[d],
+                        )
+                })
         });
         rooms_clear && links_clear
     };
@@ -453,18 +455,27 @@ fn bent(points: &mut [Point], around: &[Vec<usize>], block: &[bool], path: &[usi
 }
 
 /// Whether no two links between rooms of `among` cross and no such room
-/// lies on a link of two others (as a room linked only to the two ends
-/// of a link does in Tutte's drawing: a path drawn over the link).
+/// lies on a link of two others ([`room_on_a_link`]).
 pub(super) fn drawn_cleanly(points: &[Point], links: &[(usize, usize)], among: &[bool]) -> bool {
-    let on_a_link = links
+    !room_on_a_link(points, links, among) && crossings_among(points, links, among) == 0
+}
+
+/// Whether a room of `among` lies on a link between two others of
+/// `among`, as a room linked only to the two ends of a link does in
+/// Tutte's drawing: a path drawn over the link.
+pub(super) fn room_on_a_link(points: &[Point], links: &[(usize, usize)], among: &[bool]) -> bool {
+    links
         .iter()
         .filter(|&&(a, b)| among[a] && among[b])
         .any(|&(a, b)| {
-            (0..points.len()).any(|v| {
-                among[v] && v != a && v != b && to_segment(points[v], points[a], points[b]) < 1e-6
-            })
-        });
-    !on_a_link && crossings_among(points, links, among) == 0
+            (0..points.len()).any(|v| among[v] && v != a && v != b && on_link(points, v, (a, b)))
+        })
+}
+
+/// Whether room `v` lies on the link `(a, b)` (within a millionth of a
+/// tile).
+fn on_link(points: &[Point], v: usize, (a, b): (usize, usize)) -> bool {
+    to_segment(points[v], points[a], points[b]) < 1e-6
 }
 
 /// How many pairs of `links` between rooms of `among`, without a room in
