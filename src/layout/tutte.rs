@@ -623,34 +623,18 @@ fn faces(points: &[Point], block: &[bool], links: &[(usize, usize)]) -> Vec<Vec<
 /// The length of a shortest path between every two of `n` rooms (row-major;
 /// 0 for none and from a room to itself), link `l` being `length(l)` long.
 fn shortest_paths(n: usize, links: &[(usize, usize)], length: impl Fn(usize) -> f64) -> Vec<f64> {
-    use std::cmp::Reverse;
-    use std::collections::BinaryHeap;
-    let mut around: Vec<Vec<(usize, f64)>> = vec![Vec::new(); n];
+    use petgraph::graph::{NodeIndex, UnGraph};
+    let mut graph = UnGraph::<(), f64>::with_capacity(n, links.len());
+    for _ in 0..n {
+        graph.add_node(());
+    }
     for (l, &(a, b)) in links.iter().enumerate() {
-        around[a].push((b, length(l)));
-        around[b].push((a, length(l)));
+        graph.add_edge(NodeIndex::new(a), NodeIndex::new(b), length(l));
     }
     let mut out = vec![0.0; n * n];
     for s in 0..n {
-        let mut best = vec![f64::INFINITY; n];
-        best[s] = 0.0;
-        let mut heap = BinaryHeap::from([Reverse((0u64, s))]);
-        while let Some(Reverse((d, v))) = heap.pop() {
-            let d = f64::from_bits(d);
-            if d > best[v] {
-                continue;
-            }
-            for &(w, len) in &around[v] {
-                if d + len < best[w] {
-                    best[w] = d + len;
-                    heap.push(Reverse(((d + len).to_bits(), w)));
-                }
-            }
-        }
-        for t in 0..n {
-            if best[t].is_finite() {
-                out[s * n + t] = best[t];
-            }
+        for (t, d) in petgraph::algo::dijkstra(&graph, NodeIndex::new(s), None, |e| *e.weight()) {
+            out[s * n + t.index()] = d;
         }
     }
     out
