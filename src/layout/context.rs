@@ -62,6 +62,10 @@ pub struct Ctx<'a> {
     pub on_map: bool,
     /// Buffers of the corridor searches, reused by each one of the attempt.
     pub search: super::trials::SearchBuffers,
+    /// Work the drawings of a drawn attempt cost, in units of the budget:
+    /// taken from the level's work after the attempt, not from the
+    /// attempt's own budget for placing rooms.
+    pub drawing_work: u64,
 }
 
 impl<'a> Ctx<'a> {
@@ -95,6 +99,7 @@ impl<'a> Ctx<'a> {
             pick_cache: vec![None; level.graph.node_count()],
             on_map: false,
             search: Default::default(),
+            drawing_work: 0,
         }
     }
 }

@@ -106,7 +106,10 @@ fn draw(ctx: &mut Ctx, rooms: &[NodeIndex], gap: f64) -> Vec<Point> {
     let (want, links) = lengths(ctx, rooms, gap);
     let spread = want.iter().fold(0.0f64, |m, &w| m.max(w)) / 2.0;
     let mut best: Option<(usize, f64, Vec<Point>)> = None;
-    for _ in 0..DRAWINGS {
+    let per_drawing = (SWEEPS * n * n) as u64;
+    let drawings = (MAX_MAJORIZED_PAIRS / per_drawing.max(1)).clamp(1, DRAWINGS as u64);
+    charge(ctx, drawings * per_drawing);
+    for _ in 0..drawings {
         let mut points: Vec<Point> = (0..n)
             .map(|_| (ctx.rng.unit() * spread, ctx.rng.unit() * spread))
             .collect();
@@ -132,15 +135,42 @@ fn draw(ctx: &mut Ctx, rooms: &[NodeIndex], gap: f64) -> Vec<Point> {
 fn untangle(ctx: &mut Ctx, points: &mut Vec<Point>, want: &[f64], links: &[(usize, usize)]) {
     if let Some((mut start, block)) = planar_start(want, links, points.len(), &mut ctx.rng) {
         let want = stretched(&start, &block, want, links);
-        let mut tangle = Tangle::new(&mut start, &want, links);
+        let mut tangle = Tangle::new(&mut start, &want, links).with_allowance(MAX_DRAWING_PAIRS);
         tangle.relax();
+        charge(ctx, tangle.spent());
         if tangle.crossings() == 0 {
             *points = start;
             return;
         }
     }
-    Tangle::new(points, want, links).untangle(&mut ctx.rng);
+    let mut tangle = Tangle::new(points, want, links).with_allowance(MAX_DRAWING_PAIRS);
+    tangle.untangle(&mut ctx.rng);
+    charge(ctx, tangle.spent());
 }
+
+/// Pairs a drawing looks at per unit of the layout's work budget (a
+/// placement checked for overlap takes about as long as four crossing
+/// tests).
+pub const PAIRS_PER_UNIT: u64 = 4;
+
+/// Counts `pairs` pairs looked at by a drawing against the level's work
+/// ([`Ctx::drawing_work`]): however many drawn attempts a level makes,
+/// their drawings end with its work budget.
+fn charge(ctx: &mut Ctx, pairs: u64) {
+    ctx.drawing_work += pairs / PAIRS_PER_UNIT;
+}
+
+/// Most pairs (of links, of a room and a link, of two rooms) one
+/// untangling or relaxation of a drawing looks at: about 2 s on one
+/// thread. Relaxing a drawing of 100 rooms looks at about 46 million, of
+/// 300 rooms 340 to 400 million; unbounded, a drawing of 1,000 rooms whose
+/// loops overlap took minutes.
+pub const MAX_DRAWING_PAIRS: u64 = 400_000_000;
+
+/// Most pairs of rooms the stress majorization of one drawing looks at,
+/// over all its random starts ([`DRAWINGS`] up to about 400 rooms, fewer
+/// from there, at least one): about a second.
+pub const MAX_MAJORIZED_PAIRS: u64 = 120_000_000;
 
 /// [`SWEEPS`] sweeps of stress majorization of `points` towards the
 /// distances `want` (row-major).

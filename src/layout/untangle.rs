@@ -58,6 +58,10 @@ pub(super) struct Tangle<'a> {
     /// Links of each room, by index in `links`.
     links_of: Vec<Vec<usize>>,
     parts: Parts,
+    /// Pairs (of links, of a room and a link, of rooms) looked at so far.
+    spent: std::cell::Cell<u64>,
+    /// Most pairs the annealing and the relaxation may look at together.
+    allowance: u64,
 }
 
 impl<'a> Tangle<'a> {
@@ -81,7 +85,31 @@ impl<'a> Tangle<'a> {
             links,
             links_of,
             parts,
+            spent: std::cell::Cell::new(0),
+            allowance: u64::MAX,
         }
+    }
+
+    /// Lets the annealing and the relaxation look at no more than
+    /// `pairs` pairs together: each stops once they are spent.
+    pub(super) fn with_allowance(mut self, pairs: u64) -> Self {
+        self.allowance = pairs;
+        self
+    }
+
+    /// The pairs looked at so far.
+    pub(super) fn spent(&self) -> u64 {
+        self.spent.get()
+    }
+
+    /// Counts `pairs` more pairs looked at.
+    fn spend(&self, pairs: usize) {
+        self.spent.set(self.spent.get() + pairs as u64);
+    }
+
+    /// Whether the allowance is spent.
+    fn exhausted(&self) -> bool {
+        self.spent.get() >= self.allowance
     }
 
     /// Untangles the drawing (see the module documentation); returns how
@@ -109,6 +137,9 @@ impl<'a> Tangle<'a> {
         let n = self.points.len();
         let reach = self.mean_link();
         for step in 0..moves {
+            if self.exhausted() {
+                break;
+            }
             let temperature = START_TEMPERATURE * (1.0 - step as f64 / moves as f64) + 1e-3;
             let (moved, to) = match rng.below(3) {
                 0 if !self.parts.swings.is_empty() => {
@@ -218,6 +249,9 @@ impl<'a> Tangle<'a> {
         let n = self.points.len();
         let wanted = CLEARANCE * self.mean_link();
         for _ in 0..RELAX_SWEEPS {
+            if self.exhausted() {
+                return;
+            }
             for i in 0..n {
                 let Some(target) = self.majorized(i) else {
                     continue;
@@ -244,6 +278,7 @@ impl<'a> Tangle<'a> {
     /// room not on them.
     fn clearance(&self, i: usize) -> f64 {
         let p = self.points[i];
+        self.spend(self.links.len() + self.links_of[i].len() * self.points.len());
         let mut least = f64::INFINITY;
         for &(a, b) in self.links {
             if a != i && b != i {
@@ -263,6 +298,7 @@ impl<'a> Tangle<'a> {
 
     /// Where stress majorization would move room `i` given the others.
     fn majorized(&self, i: usize) -> Option<Point> {
+        self.spend(self.points.len());
         majorized(self.points, self.want, i)
     }
 
@@ -285,6 +321,7 @@ impl<'a> Tangle<'a> {
     /// Crossings of the links `touched` with any link (each crossing pair
     /// once).
     fn crossings_of(&self, touched: &[usize]) -> usize {
+        self.spend(touched.len() * self.links.len());
         let mut count = 0;
         for (i, &k) in touched.iter().enumerate() {
             for l in 0..self.links.len() {
@@ -318,6 +355,7 @@ impl<'a> Tangle<'a> {
     /// The stress between the rooms `moved` and all the others.
     fn stress_of(&self, moved: &[usize]) -> f64 {
         let n = self.points.len();
+        self.spend(moved.len() * n);
         let mut inside = vec![false; n];
         for &v in moved {
             inside[v] = true;
@@ -535,6 +573,30 @@ mod tests {
         assert_eq!(tangle.crossings(), 0);
         let side = distance(tangle.points[0], tangle.points[1]);
         assert!((side - 10.0).abs() < 3.0, "{side}");
+    }
+
+    #[test]
+    fn an_allowance_stops_the_relaxation_and_the_annealing() {
+        let (mut free, want, links) = bow_tie();
+        let mut unbounded = Tangle::new(&mut free, &want, &links);
+        unbounded.relax();
+        let full = unbounded.spent();
+        // The allowance is checked before each sweep: one sweep at most
+        // goes past it.
+        let (mut points, ..) = bow_tie();
+        let mut bounded = Tangle::new(&mut points, &want, &links).with_allowance(full / 10);
+        bounded.relax();
+        assert!(
+            full > 0 && bounded.spent() < full / 5,
+            "{} of {full}",
+            bounded.spent()
+        );
+        // Nothing allowed: the annealing makes no move.
+        let (mut points, ..) = bow_tie();
+        let before = points.clone();
+        let mut stopped = Tangle::new(&mut points, &want, &links).with_allowance(0);
+        assert_eq!(stopped.untangle(&mut Rng::new(3)), 1);
+        assert_eq!(points, before);
     }
 
     #[test]
