@@ -253,12 +253,6 @@ pub fn attach_by_corridor(
     kept
 }
 
-/// Work one corridor search counts for, in the units of the layout budget
-/// (a placement checked for overlap): an A* search of a few thousand
-/// tiles takes about as long as 2,000 such checks (measured on binary
-/// trees of 255 and 1,023 rooms: 8,849 searches, 0.3 s).
-pub const ROUTE_COST: u64 = 2_000;
-
 /// Trials [`Reach::Near`] looks at per placement that fits: bounds the
 /// work on a crowded map.
 const TRIALS_PER_FIT: usize = 40;
@@ -328,8 +322,10 @@ pub(super) fn try_corridor_trials(
         let route = if !map.corridor_may_run(front) || !map.corridor_may_run(t) {
             None
         } else {
-            ctx.budget = ctx.budget.saturating_sub(ROUTE_COST);
-            super::corridor::route(map, front, t, hx.dir, max as usize)
+            let mut steps = 0;
+            let routed = super::corridor::route(map, front, t, hx.dir, max as usize, &mut steps);
+            super::corridor::charge_route(ctx, steps);
+            routed
         };
         match route {
             Some(tiles) if tiles.len() as i32 >= min && tiles.len() as i32 <= max => {
