@@ -32,6 +32,56 @@ struct Shape {
     outline: Vec<(i32, i32)>,
     door_length: i32,
     corner_distance: i32,
+    /// Which two opposite sides its listed door positions lie on, if all
+    /// do (a corridor's two ends).
+    ends: Option<Ends>,
+}
+
+/// Two opposite sides of a rectangle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ends {
+    TopBottom,
+    LeftRight,
+}
+
+/// The opposite sides of `outline`'s bounding box that every door segment
+/// of `mode` (`doorPositions: [[[x, y], [x, y]], ...]`) lies on, if any.
+fn door_ends(outline: &[(i32, i32)], mode: Option<&Node>) -> Option<Ends> {
+    let segments: Vec<[(i32, i32); 2]> = items(mode.and_then(|m| get(m, "doorPositions")))
+        .iter()
+        .filter_map(|seg| match items(Some(seg)) {
+            [a, b] => match (items(Some(a)), items(Some(b))) {
+                ([x1, y1], [x2, y2]) => Some([
+                    (int(Some(x1))?, int(Some(y1))?),
+                    (int(Some(x2))?, int(Some(y2))?),
+                ]),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    let (x0, x1) = (
+        outline.iter().map(|p| p.0).min()?,
+        outline.iter().map(|p| p.0).max()?,
+    );
+    let (y0, y1) = (
+        outline.iter().map(|p| p.1).min()?,
+        outline.iter().map(|p| p.1).max()?,
+    );
+    let on = |pick: fn(&(i32, i32)) -> i32, lo: i32, hi: i32| {
+        segments
+            .iter()
+            .all(|s| pick(&s[0]) == pick(&s[1]) && (pick(&s[0]) == lo || pick(&s[0]) == hi))
+    };
+    if segments.is_empty() {
+        None
+    } else if on(|p| p.1, y0, y1) {
+        Some(Ends::TopBottom)
+    } else if on(|p| p.0, x0, x1) {
+        Some(Ends::LeftRight)
+    } else {
+        None
+    }
 }
 
 /// A side of a shape: its name, outward step, and step along it.
@@ -46,7 +96,8 @@ pub struct Imported {
     pub flow: String,
     /// One room file holding every shape (`rooms:` list).
     pub rooms: String,
-    /// What the import leaves out (Edgar's corridors).
+    /// What the import could not carry over as Edgar means it (none at
+    /// present; reported by the CLI).
     pub warnings: Vec<Diagnostic>,
 }
 
@@ -179,12 +230,14 @@ fn read_shapes(
                 ),
             ));
         }
+        let ends = door_ends(&outline, get(v, "doorMode"));
         out.insert(
             name.clone(),
             Shape {
                 outline,
                 door_length,
                 corner_distance,
+                ends,
             },
         );
     }
@@ -299,6 +352,130 @@ fn door_positions(
         }
     }
     exits
+}
+
+/// The corridor shapes of an enabled `corridors:` section, by name, as
+/// `(width, length)`: rectangles whose doors are their two ends
+/// (`doorPositions` on two opposite sides, else the two short sides),
+/// those whose length is one of `offsets` (every one when none are
+/// given). Empty when the graph has no enabled section.
+fn corridor_shapes(
+    graph: &Arc<SourceFile>,
+    root: &Node,
+    sets: &BTreeMap<String, BTreeMap<String, Shape>>,
+) -> Result<BTreeMap<String, (i32, i32)>, Diagnostic> {
+    let Some(section) = get(root, "corridors") else {
+        return Ok(BTreeMap::new());
+    };
+    if !matches!(
+        get(section, "enable").map(|n| &n.value),
+        Some(Value::Bool(true))
+    ) {
+        return Ok(BTreeMap::new());
+    }
+    let offsets: Vec<i32> = items(get(section, "offsets"))
+        .iter()
+        .filter_map(|n| int(Some(n)))
+        .collect();
+    let names: Vec<String> = items(get(section, "corridorShapes"))
+        .iter()
+        .filter_map(|s| match get(s, "setName").map(|n| &n.value) {
+            Some(Value::Str(n)) => Some(n.clone()),
+            _ => None,
+        })
+        .collect();
+    if names.is_empty() {
+        return Err(err(
+            graph,
+            "`corridors` is enabled but names no `corridorShapes` set",
+        ));
+    }
+    let mut out = BTreeMap::new();
+    for set in &names {
+        let Some(shapes) = sets.get(set) else {
+            return Err(err(
+                graph,
+                format!(
+                    "the corridor set `{set}` is in none of the room sets given; pass its file too"
+                ),
+            ));
+        };
+        for (name, shape) in shapes {
+            let xs = shape.outline.iter().map(|p| p.0);
+            let ys = shape.outline.iter().map(|p| p.1);
+            let w = xs.clone().max().unwrap_or(0) - xs.min().unwrap_or(0);
+            let h = ys.clone().max().unwrap_or(0) - ys.min().unwrap_or(0);
+            if shape.outline.len() != 4 || w < 1 || h < 1 {
+                return Err(err(
+                    graph,
+                    format!("corridor shape `{name}` is not a rectangle"),
+                ));
+            }
+            // Doors on the top and bottom sides: the corridor runs up and
+            // down, `w` wide and `h` long; else across.
+            let (width, length) = match shape.ends {
+                Some(Ends::TopBottom) => (w, h),
+                Some(Ends::LeftRight) => (h, w),
+                None => (w.min(h), w.max(h)),
+            };
+            if offsets.is_empty() || offsets.contains(&length) {
+                out.insert(name.clone(), (width, length));
+            }
+        }
+    }
+    if out.is_empty() {
+        return Err(err(
+            graph,
+            format!(
+                "no corridor shape of the sets {} is as long as an offset of {offsets:?}",
+                names.join(", ")
+            ),
+        ));
+    }
+    Ok(out)
+}
+
+/// The template YAML of a corridor room `width` tiles wide and `length`
+/// long inside its walls, its doors at both ends (the whole width): up and
+/// down, or left and right when `across`.
+fn corridor_template(name: &str, tag: &str, width: i32, length: i32, across: bool) -> String {
+    let (w, h) = if across {
+        (length + 2, width + 2)
+    } else {
+        (width + 2, length + 2)
+    };
+    let mut art = String::new();
+    for y in 0..h {
+        art += "      ";
+        for x in 0..w {
+            let edge = if across {
+                y == 0 || y == h - 1
+            } else {
+                x == 0 || x == w - 1
+            };
+            let end = if across {
+                x == 0 || x == w - 1
+            } else {
+                y == 0 || y == h - 1
+            };
+            art.push(if edge || end { '#' } else { '.' });
+        }
+        art.push('\n');
+    }
+    let exits = if across {
+        format!(
+            "      a: {{ at: [0, 1], dir: west, width: {width} }}\n      b: {{ at: [{}, 1], dir: east, width: {width} }}\n",
+            w - 1
+        )
+    } else {
+        format!(
+            "      a: {{ at: [1, 0], dir: north, width: {width} }}\n      b: {{ at: [1, {}], dir: south, width: {width} }}\n",
+            h - 1
+        )
+    };
+    format!(
+        "  - name: {name}\n    category: connector\n    tags: [{tag}]\n    art: |\n{art}    exits:\n{exits}"
+    )
 }
 
 /// `s` as a double-quoted YAML string (JSON's escapes are YAML's).
@@ -491,14 +668,38 @@ pub fn import(
             pool.join(", ")
         );
     }
+    let corridors = corridor_shapes(graph, &root, &sets)?;
+    let corridor_tag = format!("{}_corridor", slug(&name));
+    if !corridors.is_empty() {
+        // A corridor room between the two rooms of every passage.
+        for (a, b) in tree.iter().chain(&loops) {
+            let _ = writeln!(
+                flow,
+                "  c{a}_{b}: {{ category: connector, pool: [{corridor_tag}] }}"
+            );
+        }
+    }
     flow += "edges:\n";
     for (a, b) in &tree {
-        let _ = writeln!(flow, "  - r{a} -> r{b}");
+        if corridors.is_empty() {
+            let _ = writeln!(flow, "  - r{a} -> r{b}");
+        } else {
+            let _ = writeln!(flow, "  - r{a} -> c{a}_{b}\n  - c{a}_{b} -> r{b}");
+        }
+    }
+    if !corridors.is_empty() {
+        for (a, b) in &loops {
+            let _ = writeln!(flow, "  - r{a} -> c{a}_{b}");
+        }
     }
     if !loops.is_empty() {
         flow += "loops:\n";
         for (a, b) in &loops {
-            let _ = writeln!(flow, "  - r{a} <-> r{b}");
+            if corridors.is_empty() {
+                let _ = writeln!(flow, "  - r{a} <-> r{b}");
+            } else {
+                let _ = writeln!(flow, "  - c{a}_{b} <-> r{b}");
+            }
         }
     }
     let mut rooms = String::from("rooms:\n");
@@ -516,23 +717,12 @@ pub fn import(
         rooms += &template(&base, "normal", &base, shape);
         rooms += &template(&format!("{base}_entrance"), "entrance", &base, shape);
     }
-    let mut warnings = Vec::new();
-    if let Some(corridors) = get(&root, "corridors")
-        && matches!(
-            get(corridors, "enable").map(|n| &n.value),
-            Some(Value::Bool(true))
-        )
-    {
-        warnings.push(
-            Diagnostic::warning(
-                "edgar::corridors-ignored",
-                "Edgar's corridors are not imported: each passage becomes a direct link, so the level has no corridor rooms",
-            )
-            // Spans are of the text as read, keys quoted.
-            .in_file(&quoted)
-            .label(corridors.span.clone(), "left out"),
-        );
+    for (shape_name, (width, length)) in &corridors {
+        let base = format!("{corridor_tag}_{}", slug(shape_name));
+        rooms += &corridor_template(&format!("{base}_v"), &corridor_tag, *width, *length, false);
+        rooms += &corridor_template(&format!("{base}_h"), &corridor_tag, *width, *length, true);
     }
+    let warnings = Vec::new();
     Ok(Imported {
         name,
         flow,

@@ -225,17 +225,119 @@ fn a_room_with_no_shape_is_an_error_not_a_fallback() {
     assert!(!dir.path().join("out").exists(), "files written");
 }
 
+/// Edgar's corridor set of the thesis: a room 2 tiles square whose doors
+/// are its top and bottom sides.
+const CORRIDORS: &str = "name: halls
+roomDescriptions:
+  2-square:
+    shape: [[0,0], [0,2], [2,2], [2,0]]
+    doorMode: !SpecificPositionsMode
+      doorPositions:
+        - [[0,0], [2,0]]
+        - [[0,2], [2,2]]
+";
+
 #[test]
-fn edgar_corridors_left_out_are_a_warning_naming_the_section() {
-    let graph = format!("{GRAPH}corridors:\n  enable: true\n  offsets: [2]\n");
+fn edgar_corridors_become_a_corridor_room_on_every_passage() {
+    let graph = format!(
+        "{GRAPH}corridors:\n  enable: true\n  offsets: [2]\n  corridorShapes:\n    -\n      setName: halls\n"
+    );
+    // Doors 2 tiles wide, as wide as the corridors.
+    let rooms = ROOMS.replace("doorLength: 1", "doorLength: 2");
     let dir = tempfile::tempdir().expect("tmp");
-    let out = import_sets(dir.path(), &graph, &[("shapes.yml", ROOMS)]);
+    let out = import_sets(
+        dir.path(),
+        &graph,
+        &[("shapes.yml", &rooms), ("halls.yml", CORRIDORS)],
+    );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
-    assert!(err.contains("edgar::corridors-ignored"), "{err}");
-    assert!(err.contains("g.yml:"), "{err}");
-    // Without the section, no warning.
+    assert!(!err.contains("warning"), "{err}");
+    let project = dungeonflow::Project::load(&[dir.path().join("out")]);
+    assert!(!project.has_errors(), "the import validates");
+    let passages = [(0, 1), (1, 2), (2, 3), (3, 0), (2, 4)];
+    for seed in 0..20 {
+        let level = project.generate("g", seed).expect("lays out");
+        level.check().expect("the level keeps its invariants");
+        assert_eq!(level.rooms.len(), 5 + passages.len(), "seed {seed}");
+        for (a, b) in passages {
+            // The corridor room is named after the passage's rooms in the
+            // order the spanning tree meets them.
+            let id = [format!("c{a}_{b}"), format!("c{b}_{a}")];
+            let hall = level
+                .rooms
+                .iter()
+                .find(|r| id.contains(&r.id))
+                .unwrap_or_else(|| panic!("seed {seed}: no corridor room for [{a}, {b}]"));
+            assert_eq!(hall.category, "connector");
+            assert!(
+                hall.template.starts_with("g_corridor_2_square_"),
+                "{}",
+                hall.template
+            );
+            // A floor 2 tiles wide and 2 long inside its walls.
+            assert_eq!(
+                hall.width.min(hall.height),
+                4,
+                "seed {seed}: {}",
+                hall.template
+            );
+            for end in [format!("r{a}"), format!("r{b}")] {
+                assert!(
+                    level.connections.iter().any(|c| {
+                        (c.from == hall.id && c.to == end) || (c.to == hall.id && c.from == end)
+                    }),
+                    "seed {seed}: `{}` is not joined to `{end}`",
+                    hall.id
+                );
+            }
+        }
+        // No passage joins two rooms directly.
+        assert!(
+            level
+                .connections
+                .iter()
+                .all(|c| c.from.starts_with('c') || c.to.starts_with('c'))
+        );
+    }
+}
+
+#[test]
+fn edgar_corridors_name_what_is_missing() {
+    let section = "corridors:\n  enable: true\n  offsets: [OFFSET]\n  corridorShapes:\n    -\n      setName: halls\n";
+    let cases = [
+        (
+            section.replace("OFFSET", "2"),
+            vec![("shapes.yml", ROOMS)],
+            "`halls`",
+        ),
+        (
+            section.replace("OFFSET", "5"),
+            vec![("shapes.yml", ROOMS), ("halls.yml", CORRIDORS)],
+            "as long as an offset",
+        ),
+        (
+            "corridors:\n  enable: true\n".to_owned(),
+            vec![("shapes.yml", ROOMS)],
+            "names no `corridorShapes`",
+        ),
+    ];
+    for (section, sets, says) in cases {
+        let dir = tempfile::tempdir().expect("tmp");
+        let out = import_sets(dir.path(), &format!("{GRAPH}{section}"), &sets);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains(says), "{says}: {err}");
+        assert!(!dir.path().join("out").exists(), "files written");
+    }
+    // A disabled section imports the passages as direct links.
     let dir = tempfile::tempdir().expect("tmp");
-    let out = import_sets(dir.path(), GRAPH, &[("shapes.yml", ROOMS)]);
-    assert!(!String::from_utf8_lossy(&out.stderr).contains("corridors-ignored"));
+    let out = import_sets(
+        dir.path(),
+        &format!("{GRAPH}corridors:\n  enable: false\n"),
+        &[("shapes.yml", ROOMS)],
+    );
+    assert!(out.status.success());
+    let flow = std::fs::read_to_string(dir.path().join("out/flows/g.yaml")).expect("flow");
+    assert!(!flow.contains("connector"), "{flow}");
 }

@@ -41,6 +41,10 @@ pub struct Ctx<'a> {
     pub shape_of: Vec<Option<usize>>,
     /// Shapes of connector templates.
     pub connectors: Vec<usize>,
+    /// Per node, the connector shapes its pool allows (`None`: no pool,
+    /// or no connector in it, as for a chain's connectors that inherit the
+    /// chain's pool of rooms: any connector).
+    pub pooled_connectors: Vec<Option<Vec<usize>>>,
     /// Flow layout settings.
     pub params: &'a LayoutParams,
     /// Random source of this attempt.
@@ -87,6 +91,18 @@ impl<'a> Ctx<'a> {
                 .map(|r| r.template.as_deref().and_then(|t| library.index_of(t)))
                 .collect(),
             connectors: table.connectors.clone(),
+            pooled_connectors: level
+                .graph
+                .node_weights()
+                .map(|r| {
+                    let pooled: Vec<usize> = if r.category == "connector" && !r.pool.is_empty() {
+                        library.candidate_indices("connector", &r.pool).collect()
+                    } else {
+                        Vec::new()
+                    };
+                    (!pooled.is_empty()).then_some(pooled)
+                })
+                .collect(),
             params,
             rng,
             budget: super::attempt_budget(level.graph.node_count()),
@@ -375,7 +391,9 @@ impl Ctx<'_> {
     pub fn shape_options(&self, node: NodeIndex) -> Vec<usize> {
         match self.shape_of[node.index()] {
             Some(s) => vec![s],
-            None => self.connectors.clone(),
+            None => self.pooled_connectors[node.index()]
+                .clone()
+                .unwrap_or_else(|| self.connectors.clone()),
         }
     }
 
