@@ -82,9 +82,12 @@ fn edgar(c: &mut Criterion) {
         "generating_one_layout",
         "backtracking",
     ] {
-        let imported =
-            dungeonflow::edgar::import(&read(dir.join(format!("graphs/{input}.yml"))), &sets)
-                .expect("imports");
+        let imported = dungeonflow::edgar::import_with(
+            &read(dir.join(format!("graphs/{input}.yml"))),
+            &sets,
+            false,
+        )
+        .expect("imports");
         let project = Project::from_layers(vec![vec![
             Source {
                 file: SourceFile::new("rooms.yaml", imported.rooms),

@@ -96,8 +96,8 @@ pub struct Imported {
     pub flow: String,
     /// One room file holding every shape (`rooms:` list).
     pub rooms: String,
-    /// What the import could not carry over as Edgar means it (none at
-    /// present; reported by the CLI).
+    /// What the import left out of the graph (its corridors, when asked
+    /// to); reported by the CLI.
     pub warnings: Vec<Diagnostic>,
 }
 
@@ -396,7 +396,7 @@ fn corridor_shapes(
             return Err(err(
                 graph,
                 format!(
-                    "the corridor set `{set}` is in none of the room sets given; pass its file too"
+                    "the corridor set `{set}` is in none of the room sets given; pass its file too, or import without corridors (`--no-corridors`)"
                 ),
             ));
         };
@@ -489,10 +489,23 @@ fn slug(s: &str) -> String {
         .collect()
 }
 
-/// Imports one Edgar graph with the room sets it may name.
+/// Imports one Edgar graph with the room sets it may name, its corridors
+/// included.
 pub fn import(
     graph: &Arc<SourceFile>,
     room_sets: &[Arc<SourceFile>],
+) -> Result<Imported, Diagnostic> {
+    import_with(graph, room_sets, true)
+}
+
+/// Imports one Edgar graph with the room sets it may name; without
+/// `corridors`, an enabled `corridors:` section is left out with the
+/// warning `edgar::corridors-left-out` and every passage joins its rooms
+/// directly.
+pub fn import_with(
+    graph: &Arc<SourceFile>,
+    room_sets: &[Arc<SourceFile>],
+    corridors: bool,
 ) -> Result<Imported, Diagnostic> {
     let name = slug(
         std::path::Path::new(&graph.name)
@@ -668,7 +681,28 @@ pub fn import(
             pool.join(", ")
         );
     }
-    let corridors = corridor_shapes(graph, &root, &sets)?;
+    let mut warnings = Vec::new();
+    let corridors = if corridors {
+        corridor_shapes(graph, &root, &sets)?
+    } else {
+        if let Some(section) = get(&root, "corridors")
+            && matches!(
+                get(section, "enable").map(|n| &n.value),
+                Some(Value::Bool(true))
+            )
+        {
+            warnings.push(
+                Diagnostic::warning(
+                    "edgar::corridors-left-out",
+                    "the graph's corridors are left out (`--no-corridors`): each passage joins its rooms directly",
+                )
+                // Spans are of the text as read, keys quoted.
+                .in_file(&quoted)
+                .label(section.span.clone(), "left out"),
+            );
+        }
+        BTreeMap::new()
+    };
     let corridor_tag = format!("{}_corridor", slug(&name));
     if !corridors.is_empty() {
         // A corridor room between the two rooms of every passage.
@@ -722,7 +756,6 @@ pub fn import(
         rooms += &corridor_template(&format!("{base}_v"), &corridor_tag, *width, *length, false);
         rooms += &corridor_template(&format!("{base}_h"), &corridor_tag, *width, *length, true);
     }
-    let warnings = Vec::new();
     Ok(Imported {
         name,
         flow,

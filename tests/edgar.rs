@@ -341,3 +341,39 @@ fn edgar_corridors_name_what_is_missing() {
     let flow = std::fs::read_to_string(dir.path().join("out/flows/g.yaml")).expect("flow");
     assert!(!flow.contains("connector"), "{flow}");
 }
+
+#[test]
+fn a_graph_imports_without_its_corridors_only_when_asked_with_a_warning() {
+    let graph = format!(
+        "{GRAPH}corridors:\n  enable: true\n  offsets: [1]\n  corridorShapes:\n    -\n      setName: corridors\n"
+    );
+    // Edgar's own corridor set, not given: an error that names the way out.
+    let dir = tempfile::tempdir().expect("tmp");
+    let out = import_sets(dir.path(), &graph, &[("shapes.yml", ROOMS)]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("`corridors`") && err.contains("--no-corridors"),
+        "{err}"
+    );
+    // Asked: the passages join their rooms directly, and a warning says so.
+    let g = dir.path().join("g.yml");
+    let out_dir = dir.path().join("out");
+    let out = df(&[
+        "import-edgar",
+        &g.display().to_string(),
+        &dir.path().join("shapes.yml").display().to_string(),
+        "--no-corridors",
+        "-o",
+        &out_dir.display().to_string(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("edgar::corridors-left-out"), "{err}");
+    assert!(err.contains("g.yml:"), "{err}");
+    let flow = std::fs::read_to_string(out_dir.join("flows/g.yaml")).expect("flow");
+    assert!(
+        flow.contains("r0 -> r1") && !flow.contains("connector"),
+        "{flow}"
+    );
+}

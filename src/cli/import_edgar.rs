@@ -18,6 +18,11 @@ pub struct Args {
     /// Project folder to write `flows/NAME.yaml` and `rooms/NAME_rooms.yaml` into.
     #[arg(short, long, default_value = ".")]
     output: PathBuf,
+    /// Join the rooms of every passage directly, leaving out the graph's
+    /// `corridors:` section (with a warning), as Edgar's benchmarks without
+    /// corridors do.
+    #[arg(long)]
+    no_corridors: bool,
 }
 
 /// Writes the imported flow and rooms.
@@ -29,7 +34,8 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
     };
     let graph = load(&args.graph)?;
     let rooms = args.rooms.iter().map(load).collect::<Result<Vec<_>, _>>()?;
-    let imported = crate::edgar::import(&graph, &rooms).map_err(|d| vec![d])?;
+    let imported =
+        crate::edgar::import_with(&graph, &rooms, !args.no_corridors).map_err(|d| vec![d])?;
     refuse_invalid(&imported, &args.graph)?;
     super::report(&imported.warnings);
     for (dir, file, text) in imported.files() {
