@@ -740,6 +740,24 @@ pub fn import_with(
     let used_shapes: BTreeSet<&String> = (from..=to)
         .flat_map(|r| allowed.get(&r).unwrap_or(&default_shapes))
         .collect();
+    let door_lengths: BTreeSet<i32> = used_shapes
+        .iter()
+        .filter_map(|s| all.get(*s).map(|shape| shape.door_length))
+        .collect();
+    for (shape_name, (width, _)) in &corridors {
+        if !door_lengths.contains(width) {
+            warnings.push(
+                Diagnostic::warning(
+                    "edgar::corridor-width",
+                    format!(
+                        "corridor shape `{shape_name}` is {width} tiles wide, but the rooms' doors are {} wide: a corridor joins only doors of its width",
+                        door_lengths.iter().map(i32::to_string).collect::<Vec<_>>().join(" or ")
+                    ),
+                )
+                .in_file(&quoted),
+            );
+        }
+    }
     for s in used_shapes {
         let shape = all.get(s).ok_or_else(|| {
             err(

@@ -330,6 +330,21 @@ fn edgar_corridors_name_what_is_missing() {
         assert!(err.contains(says), "{says}: {err}");
         assert!(!dir.path().join("out").exists(), "files written");
     }
+    // Doors 1 tile wide, corridors 2: imported, with a warning that they
+    // never join.
+    let dir = tempfile::tempdir().expect("tmp");
+    let out = import_sets(
+        dir.path(),
+        &format!("{GRAPH}{}", section.replace("OFFSET", "2")),
+        &[("shapes.yml", ROOMS), ("halls.yml", CORRIDORS)],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("edgar::corridor-width"), "{err}");
+    assert!(
+        err.contains("2 tiles wide, but the rooms' doors are 1 wide"),
+        "{err}"
+    );
     // A disabled section imports the passages as direct links.
     let dir = tempfile::tempdir().expect("tmp");
     let out = import_sets(
