@@ -60,14 +60,7 @@ fn door_ends(outline: &[(i32, i32)], mode: Option<&Node>) -> Option<Ends> {
             _ => None,
         })
         .collect();
-    let (x0, x1) = (
-        outline.iter().map(|p| p.0).min()?,
-        outline.iter().map(|p| p.0).max()?,
-    );
-    let (y0, y1) = (
-        outline.iter().map(|p| p.1).min()?,
-        outline.iter().map(|p| p.1).max()?,
-    );
+    let ((x0, y0), (x1, y1)) = bounds(outline)?;
     let on = |pick: fn(&(i32, i32)) -> i32, lo: i32, hi: i32| {
         segments
             .iter()
@@ -82,6 +75,26 @@ fn door_ends(outline: &[(i32, i32)], mode: Option<&Node>) -> Option<Ends> {
     } else {
         None
     }
+}
+
+/// The lowest and highest corner of `outline`'s bounding box.
+fn bounds(outline: &[(i32, i32)]) -> Option<((i32, i32), (i32, i32))> {
+    let xs = outline.iter().map(|p| p.0);
+    let ys = outline.iter().map(|p| p.1);
+    Some((
+        (xs.clone().min()?, ys.clone().min()?),
+        (xs.max()?, ys.max()?),
+    ))
+}
+
+/// The graph's `corridors:` section, when it is enabled.
+fn enabled_corridors(root: &Node) -> Option<&Node> {
+    get(root, "corridors").filter(|section| {
+        matches!(
+            get(section, "enable").map(|n| &n.value),
+            Some(Value::Bool(true))
+        )
+    })
 }
 
 /// A side of a shape: its name, outward step, and step along it.
@@ -364,15 +377,9 @@ fn corridor_shapes(
     root: &Node,
     sets: &BTreeMap<String, BTreeMap<String, Shape>>,
 ) -> Result<BTreeMap<String, (i32, i32)>, Diagnostic> {
-    let Some(section) = get(root, "corridors") else {
+    let Some(section) = enabled_corridors(root) else {
         return Ok(BTreeMap::new());
     };
-    if !matches!(
-        get(section, "enable").map(|n| &n.value),
-        Some(Value::Bool(true))
-    ) {
-        return Ok(BTreeMap::new());
-    }
     let offsets: Vec<i32> = items(get(section, "offsets"))
         .iter()
         .filter_map(|n| int(Some(n)))
@@ -401,10 +408,8 @@ fn corridor_shapes(
             ));
         };
         for (name, shape) in shapes {
-            let xs = shape.outline.iter().map(|p| p.0);
-            let ys = shape.outline.iter().map(|p| p.1);
-            let w = xs.clone().max().unwrap_or(0) - xs.min().unwrap_or(0);
-            let h = ys.clone().max().unwrap_or(0) - ys.min().unwrap_or(0);
+            let ((x0, y0), (x1, y1)) = bounds(&shape.outline).unwrap_or_default();
+            let (w, h) = (x1 - x0, y1 - y0);
             if shape.outline.len() != 4 || w < 1 || h < 1 {
                 return Err(err(
                     graph,
@@ -444,21 +449,14 @@ fn corridor_template(name: &str, tag: &str, width: i32, length: i32, across: boo
     } else {
         (width + 2, length + 2)
     };
+    // Walls all round (the doors are set in the walls of both ends), floor
+    // inside.
     let mut art = String::new();
     for y in 0..h {
         art += "      ";
         for x in 0..w {
-            let edge = if across {
-                y == 0 || y == h - 1
-            } else {
-                x == 0 || x == w - 1
-            };
-            let end = if across {
-                x == 0 || x == w - 1
-            } else {
-                y == 0 || y == h - 1
-            };
-            art.push(if edge || end { '#' } else { '.' });
+            let border = x == 0 || x == w - 1 || y == 0 || y == h - 1;
+            art.push(if border { '#' } else { '.' });
         }
         art.push('\n');
     }
@@ -685,12 +683,7 @@ pub fn import_with(
     let corridors = if corridors {
         corridor_shapes(graph, &root, &sets)?
     } else {
-        if let Some(section) = get(&root, "corridors")
-            && matches!(
-                get(section, "enable").map(|n| &n.value),
-                Some(Value::Bool(true))
-            )
-        {
+        if let Some(section) = enabled_corridors(&root) {
             warnings.push(
                 Diagnostic::warning(
                     "edgar::corridors-left-out",
@@ -713,27 +706,31 @@ pub fn import_with(
             );
         }
     }
-    flow += "edges:\n";
-    for (a, b) in &tree {
-        if corridors.is_empty() {
-            let _ = writeln!(flow, "  - r{a} -> r{b}");
+    // With corridors, a passage's corridor room hangs from its first room
+    // and the link to its second is the tree edge or the loop edge.
+    let mut edges: Vec<String> = Vec::new();
+    let mut closing: Vec<String> = Vec::new();
+    for (i, (a, b)) in tree.iter().chain(&loops).enumerate() {
+        let from = if corridors.is_empty() {
+            format!("r{a}")
         } else {
-            let _ = writeln!(flow, "  - r{a} -> c{a}_{b}\n  - c{a}_{b} -> r{b}");
+            edges.push(format!("r{a} -> c{a}_{b}"));
+            format!("c{a}_{b}")
+        };
+        if i < tree.len() {
+            edges.push(format!("{from} -> r{b}"));
+        } else {
+            closing.push(format!("{from} <-> r{b}"));
         }
     }
-    if !corridors.is_empty() {
-        for (a, b) in &loops {
-            let _ = writeln!(flow, "  - r{a} -> c{a}_{b}");
-        }
+    flow += "edges:\n";
+    for e in &edges {
+        let _ = writeln!(flow, "  - {e}");
     }
-    if !loops.is_empty() {
+    if !closing.is_empty() {
         flow += "loops:\n";
-        for (a, b) in &loops {
-            if corridors.is_empty() {
-                let _ = writeln!(flow, "  - r{a} <-> r{b}");
-            } else {
-                let _ = writeln!(flow, "  - c{a}_{b} <-> r{b}");
-            }
+        for e in &closing {
+            let _ = writeln!(flow, "  - {e}");
         }
     }
     let mut rooms = String::from("rooms:\n");

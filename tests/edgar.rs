@@ -169,6 +169,11 @@ roomDescriptions:
 
 /// Imports `graph` with the room set files `sets` (name, text) into `out/`.
 fn import_sets(dir: &Path, graph: &str, sets: &[(&str, &str)]) -> Output {
+    import_sets_with(dir, graph, sets, &[])
+}
+
+/// [`import_sets`] with more arguments to `import-edgar`.
+fn import_sets_with(dir: &Path, graph: &str, sets: &[(&str, &str)], more: &[&str]) -> Output {
     let g = dir.join("g.yml");
     std::fs::write(&g, graph).expect("graph written");
     let mut args = vec!["import-edgar".to_owned(), g.display().to_string()];
@@ -177,6 +182,7 @@ fn import_sets(dir: &Path, graph: &str, sets: &[(&str, &str)]) -> Output {
         std::fs::write(&file, text).expect("set written");
         args.push(file.display().to_string());
     }
+    args.extend(more.iter().map(|a| a.to_string()));
     args.extend(["-o".to_owned(), dir.join("out").display().to_string()]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     df(&args)
@@ -372,21 +378,17 @@ fn a_graph_imports_without_its_corridors_only_when_asked_with_a_warning() {
         "{err}"
     );
     // Asked: the passages join their rooms directly, and a warning says so.
-    let g = dir.path().join("g.yml");
-    let out_dir = dir.path().join("out");
-    let out = df(&[
-        "import-edgar",
-        &g.display().to_string(),
-        &dir.path().join("shapes.yml").display().to_string(),
-        "--no-corridors",
-        "-o",
-        &out_dir.display().to_string(),
-    ]);
+    let out = import_sets_with(
+        dir.path(),
+        &graph,
+        &[("shapes.yml", ROOMS)],
+        &["--no-corridors"],
+    );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
     assert!(err.contains("edgar::corridors-left-out"), "{err}");
     assert!(err.contains("g.yml:"), "{err}");
-    let flow = std::fs::read_to_string(out_dir.join("flows/g.yaml")).expect("flow");
+    let flow = std::fs::read_to_string(dir.path().join("out/flows/g.yaml")).expect("flow");
     assert!(
         flow.contains("r0 -> r1") && !flow.contains("connector"),
         "{flow}"
