@@ -322,10 +322,7 @@ pub(super) fn try_corridor_trials(
         let route = if !map.corridor_may_run(front) || !map.corridor_may_run(t) {
             None
         } else {
-            let mut steps = 0;
-            let routed = super::corridor::route(map, front, t, hx.dir, max as usize, &mut steps);
-            super::corridor::charge_route(ctx, steps);
-            routed
+            super::corridor::route_charged(ctx, map, front, t, hx.dir, max as usize)
         };
         match route {
             Some(tiles) if tiles.len() as i32 >= min && tiles.len() as i32 <= max => {

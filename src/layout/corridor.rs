@@ -140,10 +140,7 @@ pub fn connect(
     }
     pairs.sort_by(|x, y| x.0.total_cmp(&y.0));
     for &(_, ea, eb, s, t, da) in pairs.iter().take(PAIRS_TRIED) {
-        let mut steps = 0;
-        let routed = route(canvas, s, t, da, max, &mut steps);
-        charge_route(ctx, steps);
-        let Some(tiles) = routed else {
+        let Some(tiles) = route_charged(ctx, canvas, s, t, da, max) else {
             continue;
         };
         if tiles.len() < min || tiles.len() > max {
@@ -198,11 +195,21 @@ fn mark(ctx: &Ctx, canvas: &mut Canvas, room: usize, exit: usize) -> Pos {
 /// 2,000 such checks.
 pub const ROUTE_STEP_COST: u64 = 2;
 
-/// Takes a corridor search of `steps` steps from the attempt's budget.
-pub fn charge_route(ctx: &mut Ctx, steps: u64) {
+/// [`route`], its steps taken from the attempt's budget.
+pub fn route_charged(
+    ctx: &mut Ctx,
+    canvas: &Canvas,
+    s: Pos,
+    t: Pos,
+    out_dir: Dir,
+    max: usize,
+) -> Option<Vec<Pos>> {
+    let mut steps = 0;
+    let routed = route(canvas, s, t, out_dir, max, &mut steps);
     ctx.budget = ctx
         .budget
         .saturating_sub(steps.saturating_mul(ROUTE_STEP_COST));
+    routed
 }
 
 /// Shortest corridor from `s` to `t` over free tiles, penalising turns and
