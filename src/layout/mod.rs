@@ -113,10 +113,11 @@ pub const PLANNED_BUDGET_FACTOR: u64 = 16;
 pub const LEVEL_BUDGET_ATTEMPTS: u64 = 40;
 
 /// Most work all the layout attempts of one level may spend, whatever its
-/// size (it binds from about 650 rooms, 300 for a forest): a complete binary tree of 2,047
-/// rooms that cannot be laid out ends in 6.1 s, one of 1,023 rooms in 4.6 s
-/// (release build, one thread).
-pub const MAX_LEVEL_BUDGET: u64 = 512_000_000;
+/// size (it binds from 400 rooms, 100 for a forest). A unit costs 20
+/// to 60 ns (release build, one thread): a complete binary tree of 1,023
+/// rooms that cannot be laid out ends in 6.7 s, a 1,000-room graph of
+/// overlapping loops in 7.5 s (with 512 million units: 27 and 21 to 46 s).
+pub const MAX_LEVEL_BUDGET: u64 = 100_000_000;
 
 /// The work (placements evaluated) all the layout attempts of a level of
 /// `rooms` rooms may spend together: [`LEVEL_BUDGET_ATTEMPTS`] attempt
