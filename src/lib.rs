@@ -60,6 +60,7 @@ pub mod isaac;
 pub mod layout;
 pub mod level;
 pub mod project;
+pub mod properties;
 pub mod puzzle;
 pub mod render;
 pub mod rng;

@@ -157,6 +157,7 @@ pub fn room_schema() -> Value {
             },
             "room_template": room_template(),
             "exit": exit(),
+            "legend_marker": legend_marker(),
         },
     })
 }
@@ -229,6 +230,8 @@ fn node() -> Value {
                 "The node is a selector: keep `MIN..MAX` of its children, drawn by weight. A selector is not a room and has no category.",
                 flow::MAX_NODES as u32,
             ),
+            "properties": properties("Gameplay data of its rooms (over their templates' own)."),
+            "markers": marker_counts(),
         },
         "additionalProperties": false,
         "anyOf": [
@@ -261,6 +264,7 @@ fn edge_mapping() -> Value {
             "door": with_default(one_of("The door: `open`, `locked` or `one_way`. Default `open`.", flow::DOOR_KINDS), json!("open")),
             "lock": name("Shorthand for `door: locked` with this key id."),
             "one_way": with_default(boolean("A one-way passage, from `from` to `to` only. Default false."), json!(false)),
+            "properties": properties("Gameplay data of the connection."),
         },
         "required": ["from", "to"],
         "additionalProperties": false,
@@ -343,9 +347,29 @@ fn room_spec() -> Value {
             "category": category("The room category."),
             "template": name("An exact template name."),
             "pool": names("Tags: the template must carry one of them."),
+            "properties": properties("Gameplay data of the room (over its template's own)."),
+            "markers": marker_counts(),
         },
         "required": ["category"],
         "additionalProperties": false,
+    })
+}
+
+/// `properties:`: names to strings, numbers and booleans.
+fn properties(description: &str) -> Value {
+    json!({
+        "description": format!("{description} A map of names to strings, numbers and booleans, carried into the level JSON, the Tiled export and the snapshot."),
+        "type": "object",
+        "additionalProperties": { "type": ["string", "number", "boolean"] },
+    })
+}
+
+/// A node's `markers:`: marker kinds to counts.
+fn marker_counts() -> Value {
+    json!({
+        "description": "How many of its template's markers of a kind the room keeps: `N`, `MIN..MAX` or `[MIN, MAX]`, drawn uniformly; at most all of them. Kinds not named keep all their markers.",
+        "type": "object",
+        "additionalProperties": range("A marker count.", flow::MAX_MARKERS),
     })
 }
 
@@ -488,18 +512,24 @@ fn room_template() -> Value {
             "tags": names("Tags; flows select pools of templates by tag."),
             "weight": with_default(weight("Relative weight. Default 1."), json!(1)),
             "legend": {
-                "description": "Extra tile characters, each mapped to `wall`, `floor`, `void`, `pillar` or `pit`. Upper-case letters are reserved for exits.",
+                "description": "Extra characters of the art, each mapped to a tile (`wall`, `floor`, `void`, `pillar` or `pit`) or to a marker (`{ marker: enemy, tile: floor, properties: {...} }`). Upper-case letters and `+` are reserved for exits.",
                 "type": "object",
                 "propertyNames": {
-                    "pattern": "^[^A-Z]$",
-                    "patternErrorMessage": "A legend key is one character, not an upper-case letter (those mark exits).",
+                    "pattern": "^[^A-Z+]$",
+                    "patternErrorMessage": "A legend key is one character, not an upper-case letter or `+` (those mark exits).",
                 },
-                "additionalProperties": one_of("The tile this character stands for.", rooms::TILE_NAMES),
+                "additionalProperties": {
+                    "anyOf": [
+                        one_of("The tile this character stands for.", rooms::TILE_NAMES),
+                        { "$ref": "#/definitions/legend_marker" },
+                    ],
+                },
             },
             "art": {
                 "description": "The tiles, one row per line, every row of the same width: `#` wall, `.` floor, `~` outside the room, `o` pillar, `^` pit, `A`-`Z` an exit (a straight run of one letter is one wide exit), `+` a door position (a one-tile exit with no name). The floor must be walled in.",
                 "type": "string",
             },
+            "properties": properties("Gameplay data of every room made from this template."),
             "exits": {
                 "description": "Attributes of the exits drawn in the art (by letter), and exits not drawn (`at`, `dir`, `width`).",
                 "type": "object",
@@ -509,6 +539,21 @@ fn room_template() -> Value {
             },
         },
         "required": ["name", "category", "art"],
+        "additionalProperties": false,
+    })
+}
+
+fn legend_marker() -> Value {
+    json!({
+        "title": "Marker",
+        "description": "A marker: a spot where the game puts something (an enemy, a chest, a torch), listed in the level's `markers`.",
+        "type": "object",
+        "properties": {
+            "marker": name("What it marks (`enemy`, `chest`, `torch`...): letters, digits, `_` and `-`."),
+            "tile": with_default(one_of("The tile under it: `floor`, `pillar`, `pit` or `wall` (not `void`). Default `floor`.", &["floor", "pillar", "pit", "wall"]), json!("floor")),
+            "properties": properties("Data of every marker drawn with this character."),
+        },
+        "required": ["marker"],
         "additionalProperties": false,
     })
 }
@@ -640,6 +685,10 @@ mod tests {
             ("room:/definitions/room_list", rooms::ROOM_LIST_FIELDS),
             ("room:/definitions/room_template", rooms::ROOM_FIELDS),
             ("room:/definitions/exit", rooms::EXIT_FIELDS),
+            (
+                "room:/definitions/legend_marker",
+                rooms::LEGEND_ENTRY_FIELDS,
+            ),
         ]
     }
 

@@ -99,15 +99,9 @@ fn inject(
         }
         Site::Warp(from) => {
             let new = add_room(level, inj);
-            level.graph.add_edge(
-                from,
-                new,
-                Connection {
-                    kind: EdgeKind::Warp,
-                    one_way: false,
-                    lock,
-                },
-            );
+            level
+                .graph
+                .add_edge(from, new, Connection::plain(EdgeKind::Warp, false, lock));
         }
         Site::Splice(edge) => {
             splice(level, inj, edge, lock);
@@ -133,11 +127,7 @@ fn inject(
 }
 
 fn tree(lock: Option<String>) -> Connection {
-    Connection {
-        kind: EdgeKind::Tree,
-        one_way: false,
-        lock,
-    }
+    Connection::plain(EdgeKind::Tree, false, lock)
 }
 
 fn unique_key(level: &LevelGraph, base: &str) -> String {
@@ -192,6 +182,8 @@ fn add_room(level: &mut LevelGraph, inj: &Injection) -> NodeIndex {
         fixed_template: inj.room.template.is_some(),
         span: inj.span.clone(),
         optional: inj.chance < 1.0,
+        properties: inj.room.properties.clone(),
+        markers: crate::flow::marker_counts(&inj.room.markers),
     })
 }
 

@@ -9,6 +9,7 @@ use super::chain::chain_categories;
 use crate::diag::Diagnostic;
 use crate::flow::{Door, Flow, FlowEdge, FlowGraph, FlowNode, NodeKind};
 use crate::graph::{Connection, EdgeKind, LevelGraph, Origin, RoomNode};
+use crate::properties::Properties;
 use crate::rng::Rng;
 
 /// Builds the level graph of the flow's tree and loops.
@@ -28,7 +29,7 @@ pub fn build(flow: &Flow, g: &FlowGraph, rng: &mut Rng) -> Result<LevelGraph, Di
         ids: BTreeSet::new(),
         next_key: 0,
     };
-    b.visit(entrance, None, Door::Open);
+    b.visit(entrance, None, Door::Open, &Properties::new());
     b.add_loops();
     Ok(LevelGraph {
         graph: b.out,
@@ -79,11 +80,14 @@ impl Builder<'_> {
             fixed_template: node.template.is_some(),
             span: node.id.span.clone(),
             optional: node.optional,
+            properties: node.properties.clone(),
+            markers: crate::flow::marker_counts(&node.markers),
         })
     }
 
-    /// The connection a door becomes; a lock without a key id gets a fresh one.
-    fn connection(&mut self, kind: EdgeKind, door: &Door) -> Connection {
+    /// The connection a door becomes, with the edge's data; a lock without
+    /// a key id gets a fresh one.
+    fn connection(&mut self, kind: EdgeKind, door: &Door, properties: &Properties) -> Connection {
         let lock = match door {
             Door::Locked(Some(k)) => Some(k.value.clone()),
             Door::Locked(None) => {
@@ -96,10 +100,19 @@ impl Builder<'_> {
             kind,
             one_way: *door == Door::OneWay,
             lock,
+            properties: properties.clone(),
         }
     }
 
-    fn visit(&mut self, node: &FlowNode, parent: Option<NodeIndex>, door: Door) {
+    /// Adds what `node` becomes, joined to `parent` through `door` (with
+    /// the edge's `properties`), then its children.
+    fn visit(
+        &mut self,
+        node: &FlowNode,
+        parent: Option<NodeIndex>,
+        door: Door,
+        properties: &Properties,
+    ) {
         if !self.rng.chance(node.chance) {
             return;
         }
@@ -138,11 +151,7 @@ impl Builder<'_> {
                         self.out.add_edge(
                             prev,
                             room,
-                            Connection {
-                                kind: EdgeKind::Tree,
-                                one_way: false,
-                                lock: None,
-                            },
+                            Connection::plain(EdgeKind::Tree, false, None),
                         );
                     }
                     rooms.push(room);
@@ -154,7 +163,7 @@ impl Builder<'_> {
             .keys
             .extend(node.keys.iter().map(|k| k.value.clone()));
         if let Some(p) = parent {
-            let conn = self.connection(EdgeKind::Tree, &door);
+            let conn = self.connection(EdgeKind::Tree, &door, properties);
             self.out.add_edge(p, first, conn);
         }
         self.ends.insert(node.id.value.clone(), (first, last));
@@ -162,7 +171,7 @@ impl Builder<'_> {
         for e in child_edges(g, &node.id.value) {
             if let Some(child) = g.node(&e.to.value) {
                 let door = edge_door(e, child);
-                self.visit(child, Some(last), door);
+                self.visit(child, Some(last), door, &e.properties);
             }
         }
     }
@@ -190,7 +199,7 @@ impl Builder<'_> {
         chosen.sort_unstable();
         for i in chosen {
             let (e, child) = kids[i];
-            self.visit(child, parent, edge_door(e, child));
+            self.visit(child, parent, edge_door(e, child), &e.properties);
         }
     }
 
@@ -204,7 +213,7 @@ impl Builder<'_> {
             if from == to {
                 continue;
             }
-            let conn = self.connection(EdgeKind::Loop, &e.door);
+            let conn = self.connection(EdgeKind::Loop, &e.door, &e.properties);
             self.out.add_edge(from, to, conn);
         }
     }

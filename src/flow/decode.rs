@@ -35,9 +35,25 @@ pub(crate) const GRAPH_ONLY: &[&str] = &[
 ];
 /// Fields of a node written as a mapping.
 pub(crate) const NODE_FIELDS: &[&str] = &[
-    "category", "template", "pool", "chance", "optional", "weight", "door", "lock", "keys",
-    "chain", "start", "rules", "select",
+    "category",
+    "template",
+    "pool",
+    "chance",
+    "optional",
+    "weight",
+    "door",
+    "lock",
+    "keys",
+    "chain",
+    "start",
+    "rules",
+    "select",
+    "properties",
+    "markers",
 ];
+
+/// Most markers of one kind a node may ask for.
+pub const MAX_MARKERS: u32 = 1000;
 /// Fields of an injection rule.
 pub(crate) const INJECTION_FIELDS: &[&str] = &[
     "name",
@@ -61,7 +77,8 @@ pub(crate) const LAYOUT_FIELDS: &[&str] = &[
     "reuse_templates",
 ];
 /// Fields of an injection's `room:` written as a mapping.
-pub(crate) const ROOM_SPEC_FIELDS: &[&str] = &["category", "template", "pool"];
+pub(crate) const ROOM_SPEC_FIELDS: &[&str] =
+    &["category", "template", "pool", "properties", "markers"];
 /// Values of an injection group's `pick:`.
 pub(crate) const GROUP_MODES: &[&str] = &["all", "one"];
 
@@ -273,6 +290,8 @@ fn decode_node(d: &mut Decoder, key: &Node, value: &Node) -> Option<FlowNode> {
         weight: 1.0,
         door: Door::Open,
         keys: Vec::new(),
+        properties: Default::default(),
+        markers: Vec::new(),
     };
     if let Value::Str(_) = value.value {
         if let Some(c) = d.string(value, "a node's category") {
@@ -300,6 +319,15 @@ fn decode_node(d: &mut Decoder, key: &Node, value: &Node) -> Option<FlowNode> {
         .map_or(1.0, |w| w.value);
     node.door = decode_door(d, f.get("door"), f.get("lock"));
     node.keys = names(d, f.get("keys"), "a key id");
+    node.properties = crate::properties::decode_properties(
+        d,
+        f.get("properties"),
+        &format!("node `{}`", id.value),
+    );
+    node.markers = f
+        .get("markers")
+        .map(|n| decode_marker_counts(d, n))
+        .unwrap_or_default();
     let chain = f.get("chain");
     let start = f.get("start");
     let rules = f.get("rules");
@@ -370,6 +398,25 @@ fn decode_node(d: &mut Decoder, key: &Node, value: &Node) -> Option<FlowNode> {
         }
     }
     Some(node)
+}
+
+/// `markers: { KIND: COUNT, ... }`, each count `N`, `MIN..MAX` or `[MIN, MAX]`.
+fn decode_marker_counts(d: &mut Decoder, node: &Node) -> Vec<MarkerCount> {
+    let Some(mut f) = d.map(node, "`markers`") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (k, v) in f.rest() {
+        let (Some(kind), Some(count)) = (
+            d.name(k, "a marker kind"),
+            d.range(v, "a marker count", MAX_MARKERS),
+        ) else {
+            continue;
+        };
+        out.push(MarkerCount { kind, count });
+    }
+    f.finish(d, "`markers`", &[]);
+    out
 }
 
 fn decode_chain(
@@ -508,6 +555,8 @@ fn decode_room_spec(d: &mut Decoder, node: &Node) -> Option<RoomSpec> {
             category: d.string(node, "`room`")?,
             template: None,
             pool: Vec::new(),
+            properties: Default::default(),
+            markers: Vec::new(),
         });
     }
     let mut f = d.map(node, "`room`")?;
@@ -516,11 +565,19 @@ fn decode_room_spec(d: &mut Decoder, node: &Node) -> Option<RoomSpec> {
         .and_then(|n| d.string(n, "`category`"));
     let template = f.get("template").and_then(|n| d.name(n, "`template`"));
     let pool = names(d, f.get("pool"), "a pool tag");
+    let properties =
+        crate::properties::decode_properties(d, f.get("properties"), "the injected room");
+    let markers = f
+        .get("markers")
+        .map(|n| decode_marker_counts(d, n))
+        .unwrap_or_default();
     f.finish(d, "`room`", ROOM_SPEC_FIELDS);
     Some(RoomSpec {
         category: category?,
         template,
         pool,
+        properties,
+        markers,
     })
 }
 

@@ -7,7 +7,7 @@ use super::model::{Door, FlowEdge};
 use crate::yaml::{Decoder, Node, Sp, Value};
 
 /// Fields of an edge written as a mapping.
-pub(crate) const EDGE_FIELDS: &[&str] = &["from", "to", "door", "lock", "one_way"];
+pub(crate) const EDGE_FIELDS: &[&str] = &["from", "to", "door", "lock", "one_way", "properties"];
 /// Values of `door:`.
 pub(crate) const DOOR_KINDS: &[&str] = &["open", "locked", "one_way"];
 
@@ -129,6 +129,7 @@ fn decode_edge_string(d: &mut Decoder, node: &Node, text: &str, list: EdgeList) 
             } else {
                 Door::Open
             },
+            properties: Default::default(),
             span: node.span.clone(),
         })
         .collect()
@@ -144,6 +145,7 @@ fn decode_edge_map(d: &mut Decoder, node: &Node) -> Option<FlowEdge> {
         .and_then(|n| d.name(n, "`to`"));
     let door = decode_door(d, f.get("door"), f.get("lock"));
     let one_way = f.get("one_way").and_then(|n| d.bool(n, "`one_way`"));
+    let properties = crate::properties::decode_properties(d, f.get("properties"), "the edge");
     f.finish(d, "an edge", EDGE_FIELDS);
     let door = match (door, one_way) {
         (Door::Open, Some(true)) => Door::OneWay,
@@ -153,6 +155,7 @@ fn decode_edge_map(d: &mut Decoder, node: &Node) -> Option<FlowEdge> {
         from: from?,
         to: to?,
         door,
+        properties,
         span: node.span.clone(),
     })
 }

@@ -7,10 +7,11 @@ mod model;
 mod params;
 mod validate;
 
-pub use decode::{CHAIN_LETTERS, load_flow_file};
+pub use decode::{CHAIN_LETTERS, MAX_MARKERS, load_flow_file};
 pub use model::{
     Chain, Door, Flow, FlowEdge, FlowGraph, FlowNode, Generator, GroupMode, Injection,
-    InjectionGroup, LayoutParams, NodeKind, Placement, Rewrite, RoomSpec,
+    InjectionGroup, LayoutParams, MarkerCount, NodeKind, Placement, Rewrite, RoomSpec,
+    marker_counts,
 };
 pub use params::{
     IsaacParams, IsaacVariant, NestedOrdering, NestedParams, Region, ScatterParams,

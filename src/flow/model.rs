@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use super::params::{IsaacParams, NestedParams, ScatterParams};
 use crate::diag::SourceFile;
+use crate::properties::Properties;
 use crate::yaml::Sp;
 
 /// Largest number of nodes a flow file may declare.
@@ -92,6 +93,14 @@ pub struct FlowGraph {
     pub complete: bool,
 }
 
+/// The marker counts as the level graph keeps them: kind, least, most.
+pub fn marker_counts(counts: &[MarkerCount]) -> Vec<(String, (u32, u32))> {
+    counts
+        .iter()
+        .map(|m| (m.kind.value.clone(), m.count.value))
+        .collect()
+}
+
 impl FlowGraph {
     /// The node called `id`.
     pub fn node(&self, id: &str) -> Option<&FlowNode> {
@@ -122,6 +131,20 @@ pub struct FlowNode {
     pub door: Door,
     /// Keys placed in this room explicitly.
     pub keys: Vec<Sp<String>>,
+    /// Gameplay data given to its rooms (over their templates' own).
+    pub properties: Properties,
+    /// How many of its template's markers of a kind each of its rooms keeps
+    /// (`markers: { enemy: 2..4 }`); kinds not named keep all of theirs.
+    pub markers: Vec<MarkerCount>,
+}
+
+/// How many markers of one kind a room keeps, drawn uniformly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MarkerCount {
+    /// The marker kind.
+    pub kind: Sp<String>,
+    /// Least and most kept.
+    pub count: Sp<(u32, u32)>,
 }
 
 /// What a node stands for.
@@ -182,6 +205,8 @@ pub struct FlowEdge {
     pub to: Sp<String>,
     /// Door type.
     pub door: Door,
+    /// Gameplay data given to the connection.
+    pub properties: Properties,
     /// Span of the whole edge entry.
     pub span: std::ops::Range<usize>,
 }
@@ -195,6 +220,10 @@ pub struct RoomSpec {
     pub template: Option<Sp<String>>,
     /// Tag pool.
     pub pool: Vec<Sp<String>>,
+    /// Gameplay data given to the room.
+    pub properties: Properties,
+    /// How many of its template's markers of a kind the room keeps.
+    pub markers: Vec<MarkerCount>,
 }
 
 /// Where an injected room may go.

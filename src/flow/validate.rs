@@ -7,7 +7,7 @@ use super::model::{
 };
 use crate::category;
 use crate::diag::{Diagnostic, did_you_mean, suggest};
-use crate::rooms::RoomLibrary;
+use crate::rooms::{RoomLibrary, RoomTemplate};
 use crate::yaml::{Decoder, Sp};
 
 /// Checks a decoded flow: ids, edges, tree shape, categories, templates,
@@ -165,6 +165,7 @@ impl<'a> Checker<'a> {
             self.degrees();
             self.drawable(&parent);
         }
+        self.marker_counts();
         self.injections();
         let bounded = self.size();
         if edges_ok && entrance.is_some() && bounded {
@@ -793,10 +794,7 @@ impl<'a> Checker<'a> {
             if pool.iter().any(|t| !self.library.has_tag(t)) {
                 continue; // reported as an unknown pool
             }
-            let candidates: Vec<_> = match &n.template {
-                Some(t) => self.library.get(&t.value).into_iter().collect(),
-                None => self.library.candidates(&n.category.value, &pool).collect(),
-            };
+            let candidates = self.templates_of(n);
             if candidates.is_empty() {
                 if n.template.is_none() && !n.optional {
                     self.d.error("flow::no-template", n.category.span.clone(), format!("no room template has category `{}`{}", n.category.value, if pool.is_empty() { String::new() } else { format!(" and one of the tags {}", pool.join(", ")) }), "nothing to build this room from", "add a template of this category to `rooms/`, or mark the node `optional: true`");
@@ -819,6 +817,64 @@ impl<'a> Checker<'a> {
                         "add a template with more exits, move some edges to another node, or insert a hub",
                     );
                     break;
+                }
+            }
+        }
+    }
+
+    /// The templates a room of `n` may be drawn from: its `template:`, else
+    /// those of its category and pool.
+    fn templates_of(&self, n: &FlowNode) -> Vec<&'a RoomTemplate> {
+        let pool: Vec<String> = n.pool.iter().map(|p| p.value.clone()).collect();
+        match &n.template {
+            Some(t) => self.library.get(&t.value).into_iter().collect(),
+            None => self.library.candidates(&n.category.value, &pool).collect(),
+        }
+    }
+
+    /// Warns about a node's `markers:` that its templates cannot give: a kind
+    /// none of them draws, or more than the most any of them has.
+    fn marker_counts(&mut self) {
+        for n in &self.g.nodes {
+            if n.markers.is_empty() || matches!(n.kind, NodeKind::Selector { .. }) {
+                continue;
+            }
+            let candidates = self.templates_of(n);
+            if candidates.is_empty() {
+                continue; // reported with the templates
+            }
+            for m in &n.markers {
+                let most = candidates
+                    .iter()
+                    .map(|t| t.markers.iter().filter(|k| k.kind == m.kind.value).count())
+                    .max()
+                    .unwrap_or(0);
+                let least_asked = m.count.value.0 as usize;
+                if most == 0 {
+                    self.d.warning(
+                        "flow::unknown-marker",
+                        m.kind.span.clone(),
+                        format!(
+                            "node `{}` asks for `{}` markers, but no template it may use draws one",
+                            n.id.value, m.kind.value
+                        ),
+                        "no template has this marker",
+                        format!(
+                            "draw them in a template's art with a legend entry like `e: {{ marker: {} }}`",
+                            m.kind.value
+                        ),
+                    );
+                } else if most < least_asked {
+                    self.d.warning(
+                        "flow::few-markers",
+                        m.count.span.clone(),
+                        format!(
+                            "node `{}` asks for at least {least_asked} `{}` markers, but its templates draw at most {most}",
+                            n.id.value, m.kind.value
+                        ),
+                        format!("at most {most}"),
+                        "a room keeps all of its markers when it has fewer than asked: draw more, or ask for fewer",
+                    );
                 }
             }
         }

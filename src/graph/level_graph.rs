@@ -5,6 +5,8 @@ use petgraph::graph::{DiGraph, EdgeIndex, EdgeReference, NodeIndex};
 use petgraph::visit::EdgeRef;
 use serde::Serialize;
 
+use crate::properties::Properties;
+
 /// Where an expanded room came from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -59,6 +61,13 @@ pub struct RoomNode {
     /// Dropped instead of failing when no template fits.
     #[serde(skip)]
     pub optional: bool,
+    /// Gameplay data from the flow node (laid over the template's own).
+    #[serde(skip_serializing_if = "Properties::is_empty")]
+    pub properties: Properties,
+    /// How many of its template's markers of a kind the room keeps (least,
+    /// most); kinds not listed keep all.
+    #[serde(skip)]
+    pub markers: Vec<(String, (u32, u32))>,
 }
 
 /// How two rooms are joined.
@@ -74,7 +83,7 @@ pub enum EdgeKind {
 }
 
 /// An edge of the level graph.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Connection {
     /// Tree, loop or warp.
     pub kind: EdgeKind,
@@ -82,6 +91,21 @@ pub struct Connection {
     pub one_way: bool,
     /// The key that opens it, when locked.
     pub lock: Option<String>,
+    /// Gameplay data from the flow edge.
+    #[serde(skip_serializing_if = "Properties::is_empty")]
+    pub properties: Properties,
+}
+
+impl Connection {
+    /// A connection with no gameplay data.
+    pub fn plain(kind: EdgeKind, one_way: bool, lock: Option<String>) -> Self {
+        Self {
+            kind,
+            one_way,
+            lock,
+            properties: Properties::new(),
+        }
+    }
 }
 
 /// The expanded graph of one level. Edges point from parent to child (tree)

@@ -105,6 +105,7 @@ pub fn rasterise(plan: &FloorPlan, flow: &str, seed: u64) -> Level {
             one_way: false,
             lock: None,
             path,
+            properties: Default::default(),
         });
     }
 
@@ -132,6 +133,7 @@ pub fn rasterise(plan: &FloorPlan, flow: &str, seed: u64) -> Level {
                 width: right - x + 1,
                 height: bottom - y + 1,
                 cells,
+                properties: Default::default(),
             }
         })
         .collect();
@@ -145,6 +147,7 @@ pub fn rasterise(plan: &FloorPlan, flow: &str, seed: u64) -> Level {
         rooms,
         connections,
         items: Vec::new(),
+        markers: Vec::new(),
     }
 }
 

@@ -7,9 +7,12 @@ use petgraph::visit::EdgeRef;
 use super::ShapeTable;
 use super::canvas::{Canvas, LinkKind};
 use crate::geom::Pos;
+use crate::graph::RoomNode;
 use crate::graph::{EdgeKind, LevelGraph};
-use crate::level::{Connection, ConnectionKind, Item, Level, Room, TileKind};
-use crate::rooms::{RoomLibrary, Tile};
+use crate::level::{Connection, ConnectionKind, Item, Level, Marker, Room, TileKind};
+use crate::properties::merged;
+use crate::rng::Rng;
+use crate::rooms::{RoomLibrary, RoomTemplate, Tile};
 
 /// Rasterises `map` (every room of `graph` placed, every physical edge
 /// realised) into a level whose origin leaves one tile of margin.
@@ -31,6 +34,8 @@ pub fn build_level(
     let mut order: Vec<&super::canvas::PlacedRoom> = map.rooms.iter().collect();
     order.sort_by_key(|r| r.node.index());
     let mut rooms = Vec::with_capacity(order.len());
+    let mut markers = Vec::new();
+    let mut marker_rng = Rng::derive(graph.seed, "markers");
     for r in &order {
         let shape = &table.shapes[r.shape];
         let template = &library.templates()[shape.template];
@@ -54,6 +59,15 @@ pub fn build_level(
         }
         rooms_by_node[r.node.index()] = Some(rooms.len());
         let node = &graph.graph[r.node];
+        markers.extend(
+            kept_markers(template, node, &mut marker_rng).map(|m| Marker {
+                kind: m.kind.clone(),
+                room: node.id.clone(),
+                x: r.pos.x + m.at.x - ox,
+                y: r.pos.y + m.at.y - oy,
+                properties: m.properties.clone(),
+            }),
+        );
         rooms.push(Room {
             id: node.id.clone(),
             category: node.category.clone(),
@@ -63,6 +77,7 @@ pub fn build_level(
             width: shape.width,
             height: shape.height,
             cells,
+            properties: merged(&template.properties, &node.properties),
         });
     }
     for &c in &map.corridor {
@@ -120,6 +135,7 @@ pub fn build_level(
             one_way: w.one_way,
             lock: w.lock.clone(),
             path,
+            properties: w.properties.clone(),
         });
     }
     let mut taken: BTreeSet<(i32, i32)> = BTreeSet::new();
@@ -160,5 +176,34 @@ pub fn build_level(
         rooms,
         connections,
         items,
+        markers,
     }
+}
+
+/// The markers of `template` the room of `node` keeps, in reading order:
+/// for each kind the node counts (`markers: { enemy: 2..4 }`), a count
+/// drawn from its range and that many of the template's markers of the
+/// kind drawn at random (all of them when it has fewer); every marker of
+/// the other kinds.
+fn kept_markers<'t>(
+    template: &'t RoomTemplate,
+    node: &RoomNode,
+    rng: &mut Rng,
+) -> impl Iterator<Item = &'t crate::rooms::TemplateMarker> {
+    let mut keep = vec![true; template.markers.len()];
+    for (kind, (lo, hi)) in &node.markers {
+        let mut of_kind: Vec<usize> = (0..template.markers.len())
+            .filter(|&i| &template.markers[i].kind == kind)
+            .collect();
+        let count = rng.range(*lo, *hi) as usize;
+        rng.shuffle(&mut of_kind);
+        for &i in of_kind.iter().skip(count) {
+            keep[i] = false;
+        }
+    }
+    template
+        .markers
+        .iter()
+        .zip(keep)
+        .filter_map(|(m, kept)| kept.then_some(m))
 }

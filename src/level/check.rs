@@ -25,7 +25,8 @@ impl Level {
     /// unique room ids; room cells inside the map and never shared; each
     /// connection path 4-connected, walkable, running from (or next to)
     /// `from` to `to` and crossing no third room; every room reachable from
-    /// the first room (one-way doors honoured); items inside their rooms.
+    /// the first room (one-way doors honoured); items inside their rooms;
+    /// markers on their rooms' tiles.
     pub fn check(&self) -> Result<(), LevelError> {
         let fail = |m: String| Err(LevelError(m));
         if self.tiles.len() != (self.width.max(0) * self.height.max(0)) as usize {
@@ -134,6 +135,17 @@ impl Level {
                 return fail(format!(
                     "{} `{}` is not on the floor of room `{}`",
                     item.kind, item.id, item.room
+                ));
+            }
+        }
+        for m in &self.markers {
+            if index
+                .get(m.room.as_str())
+                .is_none_or(|&r| owner.get(&(m.x, m.y)) != Some(&r))
+            {
+                return fail(format!(
+                    "marker `{}` at ({}, {}) is not on a tile of room `{}`",
+                    m.kind, m.x, m.y, m.room
                 ));
             }
         }

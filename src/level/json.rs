@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::{Serialize, Serializer};
 
-use super::{Connection, Item, Level, Room, TileKind};
+use super::{Connection, Item, Level, Marker, Room, TileKind};
 
 /// Value of the `format` field.
 pub const LEVEL_FORMAT: &str = "dungeonflow-level/1";
@@ -22,6 +22,7 @@ struct LevelJson<'a> {
     rooms: &'a [Room],
     connections: &'a [Connection],
     items: &'a [Item],
+    markers: &'a [Marker],
 }
 
 impl Serialize for Level {
@@ -41,6 +42,7 @@ impl Serialize for Level {
             rooms: &self.rooms,
             connections: &self.connections,
             items: &self.items,
+            markers: &self.markers,
         }
         .serialize(s)
     }

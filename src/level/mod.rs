@@ -9,6 +9,8 @@ mod snapshot;
 
 use serde::{Deserialize, Serialize};
 
+use crate::properties::Properties;
+
 pub use check::LevelError;
 pub use json::LEVEL_FORMAT;
 
@@ -112,6 +114,10 @@ pub struct Room {
     pub height: i32,
     /// Every cell of its footprint (floor and walls), row by row.
     pub cells: Vec<[i32; 2]>,
+    /// Gameplay data: its template's `properties:` with its flow node's
+    /// laid over them (left out of the JSON when empty).
+    #[serde(default, skip_serializing_if = "Properties::is_empty")]
+    pub properties: Properties,
 }
 
 /// How a connection is realised.
@@ -141,6 +147,26 @@ pub struct Connection {
     pub lock: Option<String>,
     /// Door and corridor tiles from `from` to `to`, 4-connected (empty for warps).
     pub path: Vec<[i32; 2]>,
+    /// Gameplay data from the flow edge (left out of the JSON when empty).
+    #[serde(default, skip_serializing_if = "Properties::is_empty")]
+    pub properties: Properties,
+}
+
+/// A marker of a room's template that the level keeps: a spot where the
+/// game puts an enemy, a chest, a torch...
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Marker {
+    /// What it marks, as the template's legend names it.
+    pub kind: String,
+    /// Room id.
+    pub room: String,
+    /// Tile column.
+    pub x: i32,
+    /// Tile row.
+    pub y: i32,
+    /// Its data, from the legend entry (left out of the JSON when empty).
+    #[serde(default, skip_serializing_if = "Properties::is_empty")]
+    pub properties: Properties,
 }
 
 /// Something lying in a room.
@@ -179,6 +205,8 @@ pub struct Level {
     pub connections: Vec<Connection>,
     /// Items (keys).
     pub items: Vec<Item>,
+    /// Markers of the rooms' templates, room by room in reading order.
+    pub markers: Vec<Marker>,
 }
 
 impl Level {

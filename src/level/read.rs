@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 
 use serde::Deserialize;
 
-use super::{Connection, Item, LEVEL_FORMAT, Level, Room, TileKind};
+use super::{Connection, Item, LEVEL_FORMAT, Level, Marker, Room, TileKind};
 
 /// The file as written by [`Level`]'s `Serialize` (the legend is implied by
 /// the format and not read).
@@ -25,6 +25,8 @@ struct LevelFile {
     connections: Vec<Connection>,
     #[serde(default)]
     items: Vec<Item>,
+    #[serde(default)]
+    markers: Vec<Marker>,
 }
 
 impl Level {
@@ -92,6 +94,14 @@ impl Level {
                 ));
             }
         }
+        for m in &file.markers {
+            if !ids.contains(m.room.as_str()) {
+                return Err(format!(
+                    "marker `{}` at ({}, {}) lies in room `{}`, which is not in `rooms`",
+                    m.kind, m.x, m.y, m.room
+                ));
+            }
+        }
         Ok(Level {
             generator: file.generator,
             flow: file.flow,
@@ -102,6 +112,7 @@ impl Level {
             rooms: file.rooms,
             connections: file.connections,
             items: file.items,
+            markers: file.markers,
         })
     }
 }

@@ -5,6 +5,7 @@
 use std::fmt::Write;
 
 use super::{ConnectionKind, Level};
+use crate::properties::Properties;
 
 impl Level {
     /// The level as stable text, made for `insta::assert_snapshot!`.
@@ -25,11 +26,13 @@ impl Level {
         }
         out += "rooms:\n";
         for r in &self.rooms {
-            let _ = writeln!(
+            let _ = write!(
                 out,
                 "  {} ({}, {}) at {},{} size {}x{}",
                 r.id, r.category, r.template, r.x, r.y, r.width, r.height
             );
+            out += &properties(&r.properties);
+            out.push('\n');
         }
         out += "connections:\n";
         for c in &self.connections {
@@ -59,6 +62,7 @@ impl Level {
             if let Some(key) = &c.lock {
                 let _ = write!(out, ", locked by {key}");
             }
+            out += &properties(&c.properties);
             out.push('\n');
         }
         if !self.items.is_empty() {
@@ -71,6 +75,29 @@ impl Level {
                 );
             }
         }
+        if !self.markers.is_empty() {
+            out += "markers:\n";
+            for m in &self.markers {
+                let _ = writeln!(
+                    out,
+                    "  {} in {} at {},{}{}",
+                    m.kind,
+                    m.room,
+                    m.x,
+                    m.y,
+                    properties(&m.properties)
+                );
+            }
+        }
         out
     }
+}
+
+/// ` {a: 1, b: x}`, or nothing when there are no properties.
+fn properties(p: &Properties) -> String {
+    if p.is_empty() {
+        return String::new();
+    }
+    let items: Vec<String> = p.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+    format!(" {{{}}}", items.join(", "))
 }

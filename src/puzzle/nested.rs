@@ -95,6 +95,8 @@ pub fn build(
             fixed_template: false,
             span: flow.name.span.clone(),
             optional: false,
+            properties: Default::default(),
+            markers: Vec::new(),
         });
     }
     let locks = match params.ordering {
@@ -106,11 +108,7 @@ pub fn build(
             graph.add_edge(
                 NodeIndex::new(p),
                 NodeIndex::new(i),
-                Connection {
-                    kind: EdgeKind::Tree,
-                    one_way: false,
-                    lock: Some(locks.door[i].clone()),
-                },
+                Connection::plain(EdgeKind::Tree, false, Some(locks.door[i].clone())),
             );
         }
     }

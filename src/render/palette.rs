@@ -28,3 +28,23 @@ pub const PAPER: [u8; 3] = [0xff, 0xff, 0xff];
 pub fn hex([r, g, b]: [u8; 3]) -> String {
     format!("#{r:02x}{g:02x}{b:02x}")
 }
+
+/// Colours of markers, one per kind (see [`marker`]).
+pub const MARKERS: [[u8; 3]; 6] = [
+    [0xe5, 0x39, 0x35],
+    [0x1e, 0x88, 0xe5],
+    [0x43, 0xa0, 0x47],
+    [0x8e, 0x24, 0xaa],
+    [0xfb, 0x8c, 0x00],
+    [0x00, 0xac, 0xc1],
+];
+
+/// The colour of markers of `kind`: the same kind always gets the same
+/// colour (in every level and on every machine).
+pub fn marker(kind: &str) -> [u8; 3] {
+    // FNV-1a: stable across runs and platforms, unlike std's hasher.
+    let hash = kind.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    MARKERS[(hash % MARKERS.len() as u64) as usize]
+}

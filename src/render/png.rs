@@ -59,7 +59,14 @@ pub fn paint(level: &Level, options: &RenderOptions) -> Result<RgbImage, Diagnos
             draw_text(&mut image, &room.id, at, zoom);
         }
     }
-    // Keys last, so that a label never hides one.
+    // Markers and keys last, so that a label never hides one.
+    for m in &level.markers {
+        let colour = palette::marker(&m.kind);
+        paint_in_tile(&mut image, [m.x, m.y], scale, |u, v| {
+            let r2 = (u - 0.5).powi(2) + (v - 0.5).powi(2);
+            (r2 <= 0.09).then_some(if r2 > 0.05 { palette::INK } else { colour })
+        });
+    }
     for item in &level.items {
         paint_in_tile(&mut image, [item.x, item.y], scale, |u, v| {
             let d = (u - 0.5).abs() + (v - 0.5).abs();

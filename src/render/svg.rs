@@ -78,6 +78,7 @@ pub fn render_svg(level: &Level, options: &RenderOptions) -> String {
         out += &labels(&scene);
     }
     // Keys last, so that a label never hides one.
+    out += &markers(level);
     out += &keys(level);
     out += "</svg>\n";
     out
@@ -180,6 +181,27 @@ fn doors(scene: &Scene) -> String {
             back.1 - 0.3 * fx,
             back.0 + 0.3 * fy,
             back.1 + 0.3 * fx
+        );
+    }
+    out + "</g>\n"
+}
+
+fn markers(level: &Level) -> String {
+    let mut out = format!(
+        "<g class=\"markers\" stroke=\"{}\" stroke-width=\"0.08\">\n",
+        hex(palette::INK)
+    );
+    for m in &level.markers {
+        let _ = writeln!(
+            out,
+            "<circle data-kind=\"{}\" data-room=\"{}\" cx=\"{}\" cy=\"{}\" r=\"0.28\" fill=\"{}\"><title>{} in {}</title></circle>",
+            escape(&m.kind),
+            escape(&m.room),
+            m.x as f32 + 0.5,
+            m.y as f32 + 0.5,
+            hex(palette::marker(&m.kind)),
+            escape(&m.kind),
+            escape(&m.room)
         );
     }
     out + "</g>\n"

@@ -4,14 +4,17 @@
 //! Layers: `tiles` (one gid per tile, 0 = void), and the object groups
 //! `rooms` (one rectangle per room, a polygon of its outline for a shaped
 //! room), `doors` (one object per connection, `secret` into a secret room) and
-//! `items` (one point per key). Every tile of the tileset has a class naming
+//! `items` (one point per key) and `markers` (one point per marker, of the
+//! marker's class). Rooms, doors and markers carry the designer's
+//! `properties` as custom properties. Every tile of the tileset has a class naming
 //! its kind and a `walkable` property, so a game reads collision from it.
 
 use serde::Serialize;
 use serde_json::Value;
 
 use super::outline::outline;
-use crate::level::{Connection, ConnectionKind, Item, LEVEL_FORMAT, Level, Room, TileKind};
+use crate::level::{Connection, ConnectionKind, Item, LEVEL_FORMAT, Level, Marker, Room, TileKind};
+use crate::properties::{Properties, PropertyValue};
 
 /// Width and height of a tile, in pixels.
 const TILE: u32 = 16;
@@ -59,6 +62,11 @@ pub(super) fn tiled_map<'a>(level: &Level, image: &'a str) -> Map<'a> {
         .iter()
         .map(|i| item_object(objects.next(), i))
         .collect();
+    let markers: Vec<Object> = level
+        .markers
+        .iter()
+        .map(|m| marker_object(objects.next(), m))
+        .collect();
     let layers = vec![
         Layer::Tiles(TileLayer {
             id: 1,
@@ -74,6 +82,7 @@ pub(super) fn tiled_map<'a>(level: &Level, image: &'a str) -> Map<'a> {
         object_group(2, "rooms", rooms),
         object_group(3, "doors", doors),
         object_group(4, "items", items),
+        object_group(5, "markers", markers),
     ];
     let columns = kinds.len() as u32;
     Map {
@@ -189,11 +198,14 @@ fn room_object(id: u32, room: &Room) -> Object {
         point: false,
         polyline: None,
         polygon,
-        properties: vec![
-            Property::string("id", &room.id),
-            Property::string("category", &room.category),
-            Property::string("template", &room.template),
-        ],
+        properties: with_designer(
+            vec![
+                Property::string("id", &room.id),
+                Property::string("category", &room.category),
+                Property::string("template", &room.template),
+            ],
+            &room.properties,
+        ),
     }
 }
 
@@ -260,23 +272,45 @@ fn door_object(id: u32, level: &Level, c: &Connection) -> Object {
         point: polyline.is_none(),
         polyline,
         polygon: None,
-        properties: vec![
-            Property::string("from", &c.from),
-            Property::string("to", &c.to),
-            Property::string("kind", kind),
-            Property::bool("one_way", c.one_way),
-            Property::string("lock", c.lock.as_deref().unwrap_or_default()),
-            Property::bool("secret", secret),
-        ],
+        properties: with_designer(
+            vec![
+                Property::string("from", &c.from),
+                Property::string("to", &c.to),
+                Property::string("kind", kind),
+                Property::bool("one_way", c.one_way),
+                Property::string("lock", c.lock.as_deref().unwrap_or_default()),
+                Property::bool("secret", secret),
+            ],
+            &c.properties,
+        ),
     }
 }
 
 fn item_object(id: u32, item: &Item) -> Object {
-    let (x, y) = centre(item.x, item.y);
+    point_object(
+        id,
+        [item.x, item.y],
+        (&item.id, &item.kind),
+        vec![
+            Property::string("id", &item.id),
+            Property::string("kind", &item.kind),
+            Property::string("room", &item.room),
+        ],
+    )
+}
+
+/// A point at the centre of tile `at`, with its name and class.
+fn point_object(
+    id: u32,
+    at: [i32; 2],
+    (name, class): (&str, &str),
+    properties: Vec<Property>,
+) -> Object {
+    let (x, y) = centre(at[0], at[1]);
     Object {
         id,
-        name: item.id.clone(),
-        class: item.kind.clone(),
+        name: name.to_owned(),
+        class: class.to_owned(),
         x,
         y,
         width: 0,
@@ -286,12 +320,24 @@ fn item_object(id: u32, item: &Item) -> Object {
         point: true,
         polyline: None,
         polygon: None,
-        properties: vec![
-            Property::string("id", &item.id),
-            Property::string("kind", &item.kind),
-            Property::string("room", &item.room),
-        ],
+        properties,
     }
+}
+
+/// A point at the centre of the marker's tile, of the marker's kind.
+fn marker_object(id: u32, marker: &Marker) -> Object {
+    point_object(
+        id,
+        [marker.x, marker.y],
+        (&marker.kind, &marker.kind),
+        with_designer(
+            vec![
+                Property::string("kind", &marker.kind),
+                Property::string("room", &marker.room),
+            ],
+            &marker.properties,
+        ),
+    )
 }
 
 fn object_group(id: u32, name: &'static str, objects: Vec<Object>) -> Layer {
@@ -514,26 +560,55 @@ pub(super) struct Point {
 /// A custom property: `{name, type, value}`.
 #[derive(Serialize)]
 pub(super) struct Property {
-    pub(super) name: &'static str,
+    pub(super) name: String,
     #[serde(rename = "type")]
     pub(super) kind: &'static str,
     pub(super) value: Value,
 }
 
 impl Property {
-    fn string(name: &'static str, value: &str) -> Self {
+    fn string(name: &str, value: &str) -> Self {
         Property {
-            name,
+            name: name.to_owned(),
             kind: "string",
             value: Value::from(value),
         }
     }
 
-    fn bool(name: &'static str, value: bool) -> Self {
+    fn bool(name: &str, value: bool) -> Self {
         Property {
-            name,
+            name: name.to_owned(),
             kind: "bool",
             value: Value::from(value),
         }
     }
+
+    /// A designer's property: a whole number beyond Tiled's 32-bit `int`
+    /// becomes a `float`.
+    fn designer(name: &str, value: &PropertyValue) -> Self {
+        let (kind, value) = match value {
+            PropertyValue::Bool(b) => ("bool", Value::from(*b)),
+            PropertyValue::Int(i) if i32::try_from(*i).is_ok() => ("int", Value::from(*i)),
+            PropertyValue::Int(i) => ("float", Value::from(*i as f64)),
+            PropertyValue::Float(x) => ("float", Value::from(*x)),
+            PropertyValue::Text(t) => ("string", Value::from(t.as_str())),
+        };
+        Property {
+            name: name.to_owned(),
+            kind,
+            value,
+        }
+    }
+}
+
+/// `built_in` followed by the designer's `properties` whose names it does
+/// not take.
+fn with_designer(mut built_in: Vec<Property>, properties: &Properties) -> Vec<Property> {
+    let extra: Vec<Property> = properties
+        .iter()
+        .filter(|(name, _)| built_in.iter().all(|p| &p.name != *name))
+        .map(|(name, value)| Property::designer(name, value))
+        .collect();
+    built_in.extend(extra);
+    built_in
 }

@@ -214,7 +214,7 @@ fn write_properties(w: &mut Xml, properties: &[Property]) -> io::Result<()> {
             };
             let element = w
                 .create_element("property")
-                .with_attribute(("name", p.name));
+                .with_attribute(("name", p.name.as_str()));
             let element = if p.kind == "string" {
                 element
             } else {

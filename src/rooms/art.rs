@@ -24,6 +24,21 @@ pub const DEFAULT_LEGEND: [(char, Tile); 5] = [
     ('^', Tile::Pit),
 ];
 
+/// What a character of the art stands for: a tile, and maybe a marker on it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LegendEntry {
+    /// The tile.
+    pub tile: Tile,
+    /// The marker on it: its kind and data.
+    pub marker: Option<(String, crate::properties::Properties)>,
+}
+
+impl From<Tile> for LegendEntry {
+    fn from(tile: Tile) -> Self {
+        Self { tile, marker: None }
+    }
+}
+
 /// The art decoded into tiles, with the exit letters still to resolve.
 pub struct Art {
     /// Width in tiles.
@@ -36,6 +51,8 @@ pub struct Art {
     pub letters: BTreeMap<char, Vec<Pos>>,
     /// [`DOORWAY`] cells, in reading order: each is a one-tile exit.
     pub doorways: Vec<Pos>,
+    /// Cells drawn with a marker character, in reading order, with it.
+    pub marked: Vec<(Pos, char)>,
     /// Byte offset of every art cell in the file, when the art is a block scalar.
     cell_offsets: Option<Vec<Vec<usize>>>,
     /// Span of the whole art node.
@@ -86,7 +103,7 @@ pub fn parse_art(
     d: &mut Decoder,
     text: &str,
     span: Range<usize>,
-    legend: &BTreeMap<char, Tile>,
+    legend: &BTreeMap<char, LegendEntry>,
 ) -> Option<Art> {
     let rows: Vec<&str> = text
         .strip_suffix('\n')
@@ -100,6 +117,7 @@ pub fn parse_art(
         tiles: Vec::new(),
         letters: BTreeMap::new(),
         doorways: Vec::new(),
+        marked: Vec::new(),
         cell_offsets,
         span: span.clone(),
     };
@@ -159,8 +177,11 @@ pub fn parse_art(
             } else if c == DOORWAY {
                 art.doorways.push(p);
                 Tile::Wall
-            } else if let Some(t) = legend.get(&c) {
-                *t
+            } else if let Some(entry) = legend.get(&c) {
+                if entry.marker.is_some() {
+                    art.marked.push((p, c));
+                }
+                entry.tile
             } else {
                 if unknown < 5 {
                     d.error(

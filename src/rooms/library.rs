@@ -109,11 +109,14 @@ impl RoomLibrary {
     /// Templates of `category` (and, when `pool` is not empty, with one of
     /// its tags), in load order. A pool is looked up by tag: a project may
     /// hold a hundred templates of a category and a room's pool a handful.
-    pub fn candidates<'a>(
+    pub fn candidates<'a, 'q>(
         &'a self,
-        category: &'a str,
-        pool: &'a [String],
-    ) -> impl Iterator<Item = &'a RoomTemplate> + 'a {
+        category: &'q str,
+        pool: &'q [String],
+    ) -> impl Iterator<Item = &'a RoomTemplate> + 'q
+    where
+        'a: 'q,
+    {
         self.candidate_indices(category, pool)
             .map(|i| &self.templates[i])
     }

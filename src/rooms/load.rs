@@ -3,17 +3,27 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::art::{Art, DEFAULT_LEGEND, DOORWAY, check_exits_reachable, parse_art};
-use super::model::{Exit, ExitKind, Origin, RoomTemplate, Tile};
+use super::art::{Art, DEFAULT_LEGEND, DOORWAY, LegendEntry, check_exits_reachable, parse_art};
+use super::model::{Exit, ExitKind, Origin, RoomTemplate, TemplateMarker, Tile};
 use crate::category::check_category_spelling;
 use crate::diag::{Diagnostic, SourceFile};
 use crate::geom::{Dir, Pos};
+use crate::properties::decode_properties;
 use crate::yaml::{Decoder, Fields, Node, Value, parse};
 
 /// Fields of a room template.
 pub(crate) const ROOM_FIELDS: &[&str] = &[
-    "name", "category", "tags", "weight", "legend", "art", "exits",
+    "name",
+    "category",
+    "tags",
+    "weight",
+    "legend",
+    "art",
+    "exits",
+    "properties",
 ];
+/// Fields of a `legend:` entry written as a mapping (a marker).
+pub(crate) const LEGEND_ENTRY_FIELDS: &[&str] = &["marker", "tile", "properties"];
 /// Fields of a room file holding several templates.
 pub(crate) const ROOM_LIST_FIELDS: &[&str] = &["rooms"];
 /// Fields of an exit under `exits:`.
@@ -77,6 +87,7 @@ fn decode_fields(d: &mut Decoder, mut f: Fields) -> Option<RoomTemplate> {
         .get("weight")
         .map_or(Some(1.0), |n| d.weight(n, "`weight`").map(|w| w.value));
     let legend = decode_legend(d, f.get("legend"));
+    let properties = decode_properties(d, f.get("properties"), "the room template");
     let art_node = f.require(d, "art", "the room template");
     let exits_node = f.get("exits");
     f.finish(d, "a room template", ROOM_FIELDS);
@@ -91,6 +102,18 @@ fn decode_fields(d: &mut Decoder, mut f: Fields) -> Option<RoomTemplate> {
     })?;
     let exits = resolve_exits(d, &art, exits_node, f_span(art_node));
     check_exits_reachable(d, &art, &exits);
+    let markers = art
+        .marked
+        .iter()
+        .filter_map(|&(at, c)| {
+            let (kind, properties) = legend.get(&c)?.marker.clone()?;
+            Some(TemplateMarker {
+                kind,
+                at,
+                properties,
+            })
+        })
+        .collect();
     let failed = d.diags.iter().filter(|x| x.is_error()).count() > errors_before;
     let (name, category) = (name?, category?);
     if failed {
@@ -106,6 +129,8 @@ fn decode_fields(d: &mut Decoder, mut f: Fields) -> Option<RoomTemplate> {
         height: art.height,
         tiles: art.tiles,
         exits,
+        markers,
+        properties,
         origin: Origin {
             file: Arc::clone(&d.file),
             span: name.span,
@@ -176,8 +201,11 @@ fn check_identifier(d: &mut Decoder, name: &str, span: std::ops::Range<usize>, w
     }
 }
 
-fn decode_legend(d: &mut Decoder, node: Option<&Node>) -> BTreeMap<char, Tile> {
-    let mut legend: BTreeMap<char, Tile> = DEFAULT_LEGEND.into_iter().collect();
+fn decode_legend(d: &mut Decoder, node: Option<&Node>) -> BTreeMap<char, LegendEntry> {
+    let mut legend: BTreeMap<char, LegendEntry> = DEFAULT_LEGEND
+        .into_iter()
+        .map(|(c, t)| (c, t.into()))
+        .collect();
     let Some(node) = node else { return legend };
     let Some(mut fields) = d.map(node, "`legend`") else {
         return legend;
@@ -193,26 +221,65 @@ fn decode_legend(d: &mut Decoder, node: Option<&Node>) -> BTreeMap<char, Tile> {
                 k.span.clone(),
                 format!("legend key `{}` is not a single character", key.value),
                 "one character expected",
-                "map one character to a tile kind, e.g. `'t': pillar`",
+                "map one character to a tile kind, e.g. `'t': pillar`, or to a marker, e.g. `e: { marker: enemy }`",
             );
             continue;
         };
-        if c.is_ascii_uppercase() {
+        if c.is_ascii_uppercase() || c == DOORWAY {
             d.error(
                 "room::bad-legend",
                 k.span.clone(),
-                format!("legend key `{c}` is an upper-case letter, which marks exits"),
+                format!("legend key `{c}` marks exits"),
                 "reserved for exits",
-                "pick a lower-case letter or a symbol",
+                "pick a lower-case letter or a symbol other than `+`",
             );
             continue;
         }
-        if let Some(kind) = d.one_of(v, "tile kind", TILE_NAMES) {
-            legend.insert(c, Tile::parse(&kind.value).unwrap_or(Tile::Void));
-        }
+        let entry = if let Value::Map(_) = v.value {
+            decode_marker_entry(d, c, v)
+        } else {
+            d.one_of(v, "tile kind", TILE_NAMES)
+                .map(|kind| Tile::parse(&kind.value).unwrap_or(Tile::Void).into())
+        };
+        // A wrong entry is reported once, not again at each of its tiles.
+        legend.insert(c, entry.unwrap_or_else(|| Tile::Wall.into()));
     }
     fields.finish(d, "`legend`", &[]);
     legend
+}
+
+/// A legend entry written as a mapping: `{ marker: KIND, tile: TILE,
+/// properties: {...} }`, the tile `floor` unless given. A marker lies
+/// inside the room or on its wall, never outside it (`void`).
+fn decode_marker_entry(d: &mut Decoder, c: char, v: &Node) -> Option<LegendEntry> {
+    let mut f = d.map(v, "a legend entry")?;
+    let kind = f
+        .require(d, "marker", "a legend entry written as a mapping")
+        .and_then(|n| d.name(n, "`marker`"));
+    if let Some(kind) = &kind {
+        check_identifier(d, &kind.value, kind.span.clone(), "marker kind");
+    }
+    let tile = f.get("tile").map_or(Some(Tile::Floor), |n| {
+        let name = d.one_of(n, "tile kind", TILE_NAMES)?;
+        let tile = Tile::parse(&name.value).unwrap_or(Tile::Void);
+        if tile == Tile::Void {
+            d.error(
+                "room::marker-outside",
+                name.span,
+                format!("the marker `{c}` stands on `void`, outside the room"),
+                "not part of the room",
+                "put a marker on `floor` (the default), `pillar`, `pit` or `wall`",
+            );
+            return None;
+        }
+        Some(tile)
+    });
+    let properties = decode_properties(d, f.get("properties"), &format!("marker `{c}`"));
+    f.finish(d, "a legend entry", LEGEND_ENTRY_FIELDS);
+    Some(LegendEntry {
+        tile: tile?,
+        marker: Some((kind?.value, properties)),
+    })
 }
 
 /// Builds the exit list from the art's letters and the `exits:` section.

@@ -6,13 +6,13 @@ mod library;
 mod load;
 mod model;
 
-pub use art::MAX_SIDE;
+pub use art::{LegendEntry, MAX_SIDE};
 pub use library::RoomLibrary;
 pub use load::load_room_file;
-pub use model::{Exit, ExitCounts, ExitKind, RoomTemplate, Tile};
+pub use model::{Exit, ExitCounts, ExitKind, RoomTemplate, TemplateMarker, Tile};
 
 // Accepted values of the decoder, which the JSON Schema is built from, and
 // known fields, which its tests compare with the schema's objects.
 pub(crate) use load::{DIRECTIONS, TILE_NAMES};
 #[cfg(test)]
-pub(crate) use load::{EXIT_FIELDS, ROOM_FIELDS, ROOM_LIST_FIELDS};
+pub(crate) use load::{EXIT_FIELDS, LEGEND_ENTRY_FIELDS, ROOM_FIELDS, ROOM_LIST_FIELDS};

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::diag::SourceFile;
 use crate::geom::{Dir, Pos};
+use crate::properties::Properties;
 
 /// What one tile of a template is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -110,6 +111,18 @@ impl Exit {
     }
 }
 
+/// A marker drawn in a template's art: a spot where the game puts
+/// something (an enemy, a chest, a torch), with its data.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TemplateMarker {
+    /// What it marks (`enemy`, `chest`, ...), as the legend names it.
+    pub kind: String,
+    /// Its tile in the art.
+    pub at: Pos,
+    /// Its data, from the legend entry.
+    pub properties: Properties,
+}
+
 /// Where a template was defined, for diagnostics.
 #[derive(Clone, Debug)]
 pub struct Origin {
@@ -138,6 +151,10 @@ pub struct RoomTemplate {
     pub tiles: Vec<Tile>,
     /// The exits.
     pub exits: Vec<Exit>,
+    /// Markers drawn in the art, in reading order.
+    pub markers: Vec<TemplateMarker>,
+    /// The template's data (`properties:`), given to every room made from it.
+    pub properties: Properties,
     /// Where it was defined.
     pub origin: Origin,
     /// How many of `exits` can be used at once (worked out once, when loaded).

@@ -83,6 +83,7 @@ impl Plan {
                     width: print.w,
                     height: print.h,
                     cells: print.tiles().map(local).collect(),
+                    properties: Default::default(),
                 }
             })
             .collect();
@@ -102,6 +103,7 @@ impl Plan {
                         one_way: false,
                         lock: None,
                         path: path.into_iter().map(local).collect(),
+                        properties: Default::default(),
                     });
                 }
             }
@@ -116,6 +118,7 @@ impl Plan {
             rooms,
             connections,
             items: Vec::new(),
+            markers: Vec::new(),
         }
     }
 
