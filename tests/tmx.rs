@@ -187,6 +187,14 @@ fn check(level: &Level, map: &tiled::Map, what: &str) {
         assert_eq!(string(&o.properties, "room"), i.room);
         assert_eq!(o.name, i.id);
     }
+    let markers = objects("markers");
+    assert_eq!(markers.len(), level.markers.len(), "{what}");
+    for (o, m) in markers.iter().zip(&level.markers) {
+        assert!(matches!(o.shape, ObjectShape::Point(..)));
+        assert_eq!((o.x, o.y), ((m.x as f32 + 0.5) * TILE, (m.y as f32 + 0.5) * TILE));
+        assert_eq!(o.user_type, m.kind);
+        assert_eq!(string(&o.properties, "room"), m.room);
+    }
 }
 
 #[test]
@@ -200,6 +208,55 @@ fn the_tiled_crate_reads_every_generator_s_levels() {
             check(&level, &map, &format!("{name} seed {seed}"));
         }
     }
+}
+
+#[test]
+fn markers_and_designer_properties_read_back_with_their_types() {
+    use dungeonflow::level::Marker;
+    use dungeonflow::properties::PropertyValue as P;
+    let mut level = level(&Project::bundled(), "keys_and_locks", 1);
+    let room = level.rooms[1].clone();
+    let [x, y] = room.cells[room.cells.len() / 2];
+    level.markers.push(Marker {
+        kind: "enemy".into(),
+        room: room.id.clone(),
+        x,
+        y,
+        properties: [
+            ("hp".to_owned(), P::Int(12)),
+            ("speed".to_owned(), P::Float(1.5)),
+            ("elite".to_owned(), P::Bool(true)),
+            ("name".to_owned(), P::Text("ogre <1>".into())),
+            ("kind".to_owned(), P::Text("taken by the built-in".into())),
+        ]
+        .into(),
+    });
+    level.rooms[1].properties = [("difficulty".to_owned(), P::Int(3))].into();
+    let map = load(&level);
+    check(&level, &map, "markers");
+    let layer = map
+        .layers()
+        .find(|l| l.name == "markers")
+        .expect("a markers layer");
+    let LayerType::Objects(group) = layer.layer_type() else {
+        panic!("`markers` is not an object group");
+    };
+    let enemy = group.objects().next().expect("the marker");
+    let props = &enemy.properties;
+    assert_eq!(props.get("hp"), Some(&PropertyValue::IntValue(12)));
+    assert_eq!(props.get("speed"), Some(&PropertyValue::FloatValue(1.5)));
+    assert_eq!(props.get("elite"), Some(&PropertyValue::BoolValue(true)));
+    assert_eq!(string(props, "name"), "ogre <1>");
+    assert_eq!(string(props, "kind"), "enemy", "built-in names win");
+    let rooms = map.layers().find(|l| l.name == "rooms").expect("rooms");
+    let LayerType::Objects(rooms) = rooms.layer_type() else {
+        panic!("`rooms` is not an object group");
+    };
+    let second = rooms.objects().nth(1).expect("room 1");
+    assert_eq!(
+        second.properties.get("difficulty"),
+        Some(&PropertyValue::IntValue(3))
+    );
 }
 
 #[test]
