@@ -10,15 +10,23 @@ use include_dir::{Dir, include_dir};
 use crate::diag::{Diagnostic, SourceFile};
 use crate::files::Visited;
 pub use crate::files::read_text;
-use crate::flow::{Flow, load_flow_file, validate_flow};
+use crate::flow::{CHAIN_LETTERS, Flow, Generator, NodeKind, load_flow_file, validate_flow};
 use crate::level::Level;
 use crate::rooms::{RoomLibrary, RoomTemplate, load_room_file};
 
 static BUNDLED_FLOWS: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/flows");
 static BUNDLED_ROOMS: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/rooms");
 
-/// The flow used when none is named.
+/// The flow used when none is named (or a project's only flow, when it
+/// has no flow of this name).
 pub const DEFAULT_FLOW: &str = "classic";
+
+/// The project file of a project folder: its settings, e.g. `bundled: true`
+/// to draw from the bundled rooms and flows as well as its own.
+pub const PROJECT_FILE: &str = "dungeonflow.yaml";
+
+/// Fields of a [`PROJECT_FILE`].
+pub(crate) const PROJECT_FIELDS: &[&str] = &["bundled"];
 
 /// Whether a file holds room templates or a flow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,7 +92,17 @@ impl Project {
     /// The bundled content, overridden and extended by `paths` (files, folders,
     /// or project folders holding `flows/` and `rooms/`).
     pub fn load(paths: &[PathBuf]) -> Project {
-        let mut layers = vec![bundled_sources()];
+        Project::load_with(paths, true)
+    }
+
+    /// The content of `paths` (files, folders, or project folders holding
+    /// `flows/` and `rooms/`), on top of the bundled content when `bundled`.
+    pub fn load_with(paths: &[PathBuf], bundled: bool) -> Project {
+        let mut layers = if bundled {
+            vec![bundled_sources()]
+        } else {
+            Vec::new()
+        };
         let mut io_diags = Vec::new();
         if !paths.is_empty() {
             let (mut user, mut visited) = (Vec::new(), Visited::default());
@@ -163,6 +181,67 @@ impl Project {
             }
         }
         project
+    }
+
+    /// The names of the bundled templates a room of `flow` may be drawn
+    /// from (by its nodes' and injections' categories, pools and
+    /// templates), sorted: what a user's flow takes from the bundled
+    /// content when a project asks for it.
+    pub fn bundled_templates_for(&self, flow: &Flow) -> Vec<String> {
+        let Generator::Flow(g) = &flow.generator else {
+            return Vec::new();
+        };
+        let mut wanted: Vec<(Vec<String>, Vec<String>, Option<String>)> = Vec::new();
+        for n in &g.nodes {
+            let mut categories = vec![n.category.value.clone()];
+            if let NodeKind::Chain(chain) = &n.kind {
+                categories.extend(
+                    CHAIN_LETTERS
+                        .iter()
+                        .filter(|(c, _)| {
+                            chain
+                                .rules
+                                .iter()
+                                .any(|r| r.to.iter().any(|w| w.contains(*c)))
+                                || chain.start.as_ref().is_some_and(|s| s.value.contains(*c))
+                        })
+                        .map(|(_, name)| (*name).to_owned()),
+                );
+            }
+            let pool = n.pool.iter().map(|p| p.value.clone()).collect();
+            wanted.push((
+                categories,
+                pool,
+                n.template.as_ref().map(|t| t.value.clone()),
+            ));
+        }
+        for group in &g.injections {
+            for inj in &group.entries {
+                let room = &inj.room;
+                wanted.push((
+                    vec![room.category.value.clone()],
+                    room.pool.iter().map(|p| p.value.clone()).collect(),
+                    room.template.as_ref().map(|t| t.value.clone()),
+                ));
+            }
+        }
+        let mut names = std::collections::BTreeSet::new();
+        for (categories, pool, template) in &wanted {
+            let found: Vec<&RoomTemplate> = match template {
+                Some(t) => self.library.get(t).into_iter().collect(),
+                None => categories
+                    .iter()
+                    .flat_map(|c| self.library.candidates(c, pool))
+                    .collect(),
+            };
+            names.extend(
+                found
+                    .into_iter()
+                    .filter(|t| t.origin.file.name.starts_with("bundled:"))
+                    .map(|t| t.name.clone()),
+            );
+        }
+        names.into_iter().collect()
     }
 
     /// Whether any error (not warning) was found.
@@ -328,7 +407,8 @@ pub fn collect_path(
         };
         entries.sort();
         for e in entries {
-            if e.is_dir() || is_yaml(&e) {
+            let settings = e.file_name().is_some_and(|n| n == PROJECT_FILE);
+            if e.is_dir() || (is_yaml(&e) && !settings) {
                 collect_path(&e, kind, out, diags, visited);
             }
         }
@@ -369,6 +449,35 @@ fn sniff_kind(path: &Path, text: &str) -> FileKind {
     } else {
         FileKind::Flow
     }
+}
+
+/// Reads the [`PROJECT_FILE`] of the project folder `dir`, when it has one:
+/// whether it asks for the bundled content (`bundled: true`), and what was
+/// wrong with the file.
+pub fn read_project_file(dir: &Path) -> (Option<bool>, Vec<Diagnostic>) {
+    let path = dir.join(PROJECT_FILE);
+    if !path.is_file() {
+        return (None, Vec::new());
+    }
+    let text = match read_text(&path) {
+        Ok(text) => text,
+        Err(d) => return (None, vec![d]),
+    };
+    let file = SourceFile::new(path.display().to_string(), text);
+    let root = match crate::yaml::parse(&file) {
+        Ok(root) => root,
+        Err(d) => return (None, vec![d]),
+    };
+    let mut d = crate::yaml::Decoder::new(&file);
+    let mut bundled = None;
+    if matches!(root.value, crate::yaml::Value::Null) {
+        return (None, Vec::new());
+    }
+    if let Some(mut f) = d.map(&root, "a project file") {
+        bundled = f.get("bundled").and_then(|n| d.bool(n, "`bundled`"));
+        f.finish(&mut d, "a project file", PROJECT_FIELDS);
+    }
+    (bundled, d.diags)
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! The command line as a user runs it.
 
+use std::collections::BTreeSet;
 use std::process::Command;
 
 fn df(args: &[&str]) -> std::process::Output {
@@ -648,4 +649,134 @@ fn a_read_only_output_is_kept_and_a_dangling_link_is_followed() {
     assert!(link.is_symlink());
     let level = std::fs::read_to_string(dir.path().join("there/level.json")).expect("made");
     assert!(level.contains("dungeonflow-level/1"));
+}
+
+/// Runs the binary in the folder `dir`.
+fn df_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_dungeonflow"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+/// A project folder with one room template of each category the flow uses
+/// but the boss, and a flow `lair` of an entrance, two normal rooms and a
+/// boss.
+fn own_project(dir: &std::path::Path) {
+    std::fs::create_dir_all(dir.join("flows")).expect("flows/");
+    std::fs::create_dir_all(dir.join("rooms")).expect("rooms/");
+    std::fs::write(
+        dir.join("rooms/mine.yaml"),
+        "rooms:\n  - name: my_gate\n    category: entrance\n    art: |\n      ##A##\n      #...#\n      B...C\n      #...#\n      ##D##\n  - name: my_cell\n    category: normal\n    art: |\n      ##A##\n      #...#\n      B...C\n      #...#\n      ##D##\n",
+    )
+    .expect("rooms");
+    std::fs::write(
+        dir.join("flows/lair.yaml"),
+        "name: lair\nlayout: { reuse_templates: true }\nnodes:\n  gate: entrance\n  a: normal\n  b: normal\n  boss: { category: boss, optional: true }\nedges:\n  - gate -> a -> b -> boss\n",
+    )
+    .expect("flow");
+}
+
+#[test]
+fn a_project_uses_only_its_own_rooms_unless_it_asks_for_the_bundled_ones() {
+    let dir = tempfile::tempdir().expect("tmp");
+    own_project(dir.path());
+    // No `classic` here: `generate` runs the project's only flow, from its
+    // own rooms (the optional boss has no template of its own: dropped).
+    for seed in ["1", "2", "3"] {
+        let out = df_in(
+            dir.path(),
+            &["generate", "--seed", seed, "--format", "json"],
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let level: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        assert_eq!(level["flow"], "lair");
+        let templates: BTreeSet<&str> = level["rooms"]
+            .as_array()
+            .expect("rooms")
+            .iter()
+            .map(|r| r["template"].as_str().expect("template"))
+            .collect();
+        assert_eq!(
+            templates,
+            BTreeSet::from(["my_gate", "my_cell"]),
+            "seed {seed}"
+        );
+    }
+    // Asked for, the bundled rooms fill the boss in: by flag or project file.
+    let bundled_boss = |out: std::process::Output| {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let level: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        level["rooms"]
+            .as_array()
+            .expect("rooms")
+            .iter()
+            .any(|r| r["category"] == "boss")
+    };
+    let args = ["generate", "lair", "--seed", "1", "--format", "json"];
+    assert!(bundled_boss(df_in(
+        dir.path(),
+        &[&args[..], &["--bundled"]].concat()
+    )));
+    // From elsewhere, with `-p`, the same.
+    let elsewhere = tempfile::tempdir().expect("tmp");
+    let p = dir.path().display().to_string();
+    let with_p = ["generate", "lair", "-p", &p, "--format", "json"];
+    assert!(!bundled_boss(df_in(elsewhere.path(), &with_p)));
+    std::fs::write(dir.path().join("dungeonflow.yaml"), "bundled: true\n").expect("written");
+    assert!(bundled_boss(df_in(dir.path(), &args)));
+    assert!(bundled_boss(df_in(elsewhere.path(), &with_p)));
+    // `validate` names the bundled templates the flow may draw from.
+    let out = df_in(dir.path(), &["validate"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("note: flow `lair` may draw from") && err.contains("boss_crypt"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("my_cell"),
+        "only bundled ones are named: {err}"
+    );
+}
+
+#[test]
+fn without_the_bundled_rooms_a_missing_category_says_how_to_get_them() {
+    // (Run inside the project: the crate's own folder holds `flows/` and
+    // `rooms/`, copies of the bundled content.)
+    let dir = tempfile::tempdir().expect("tmp");
+    own_project(dir.path());
+    std::fs::write(
+        dir.path().join("flows/lair.yaml"),
+        "name: lair\nnodes:\n  gate: entrance\n  boss: boss\nedges:\n  - gate -> boss\n",
+    )
+    .expect("flow");
+    let out = df_in(dir.path(), &["validate"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("flow::no-template"), "{err}");
+    assert!(err.contains("bundled: true"), "{err}");
+    assert!(
+        df_in(dir.path(), &["validate", "--bundled"])
+            .status
+            .success()
+    );
+    // A mistake in the project file is reported with its place.
+    std::fs::write(dir.path().join("dungeonflow.yaml"), "bundeld: true\n").expect("written");
+    let out = df_in(dir.path(), &["validate"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("unknown field `bundeld`") && err.contains("dungeonflow.yaml:1:1"),
+        "{err}"
+    );
 }

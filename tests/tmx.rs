@@ -191,7 +191,10 @@ fn check(level: &Level, map: &tiled::Map, what: &str) {
     assert_eq!(markers.len(), level.markers.len(), "{what}");
     for (o, m) in markers.iter().zip(&level.markers) {
         assert!(matches!(o.shape, ObjectShape::Point(..)));
-        assert_eq!((o.x, o.y), ((m.x as f32 + 0.5) * TILE, (m.y as f32 + 0.5) * TILE));
+        assert_eq!(
+            (o.x, o.y),
+            ((m.x as f32 + 0.5) * TILE, (m.y as f32 + 0.5) * TILE)
+        );
         assert_eq!(o.user_type, m.kind);
         assert_eq!(string(&o.properties, "room"), m.room);
     }

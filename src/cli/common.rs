@@ -5,27 +5,28 @@ use std::path::{Path, PathBuf};
 
 use crate::diag::Diagnostic;
 use crate::flow::Flow;
-use crate::project::{DEFAULT_FLOW, Project};
+use crate::project::{DEFAULT_FLOW, Project, read_project_file};
 
-/// Where flows and rooms come from, besides the bundled content.
+/// Where flows and rooms come from.
 #[derive(clap::Args, Debug, Clone, Default)]
 pub struct ProjectArgs {
-    /// Extra flow or room files, folders, or project folders (with `flows/` and
-    /// `rooms/`); they add to and override the bundled content. `./flows` and
-    /// `./rooms` are included when present.
+    /// Flow or room files, folders, or project folders (with `flows/` and
+    /// `rooms/`). `./flows` and `./rooms` are included when present. A project
+    /// uses only its own rooms and flows unless it asks for the bundled ones;
+    /// with no project at all, the bundled content is used.
     #[arg(long = "project", short = 'p', value_name = "PATH")]
     pub paths: Vec<PathBuf>,
+    /// Draw from the bundled rooms and flows as well as the project's own
+    /// (like `bundled: true` in the project's `dungeonflow.yaml`).
+    #[arg(long)]
+    pub bundled: bool,
 }
 
 impl ProjectArgs {
     /// Loads the project, with `flow` added when it names a file.
     pub fn load(&self, flow: Option<&str>) -> Project {
-        let mut paths: Vec<PathBuf> = ["flows", "rooms"]
-            .iter()
-            .map(PathBuf::from)
-            .filter(|p| p.is_dir())
-            .collect();
-        paths.extend(self.paths.iter().cloned());
+        let mut paths = project_paths(&self.paths);
+        let bundled = wants_bundled(&paths, self.bundled);
         if let Some(f) = flow
             && Path::new(f).is_file()
         {
@@ -46,8 +47,47 @@ impl ProjectArgs {
                 true
             }
         });
-        Project::load(&paths)
+        open_project(&paths, bundled)
     }
+}
+
+/// The user's paths: `./flows` and `./rooms` when present, then `given`.
+pub fn project_paths(given: &[PathBuf]) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = ["flows", "rooms"]
+        .iter()
+        .map(PathBuf::from)
+        .filter(|p| p.is_dir())
+        .collect();
+    paths.extend(given.iter().cloned());
+    paths
+}
+
+/// Whether a project at `paths` draws from the bundled content: with no
+/// project at all, yes; else when `asked` (`--bundled`) or a project file
+/// (of the current folder, or of a folder in `paths`) says `bundled: true`.
+/// Returns the answer and what was wrong with the project files.
+pub fn wants_bundled(paths: &[PathBuf], asked: bool) -> (bool, Vec<Diagnostic>) {
+    if paths.is_empty() {
+        return (true, Vec::new());
+    }
+    let mut dirs = vec![PathBuf::from(".")];
+    dirs.extend(paths.iter().filter(|p| p.is_dir()).cloned());
+    let mut diags = Vec::new();
+    let mut from_file = false;
+    for dir in dirs {
+        let (bundled, d) = read_project_file(&dir);
+        from_file |= bundled == Some(true);
+        diags.extend(d);
+    }
+    (asked || from_file, diags)
+}
+
+/// Loads `paths` on top of the bundled content when `bundled` says so, with
+/// the project files' diagnostics first.
+pub fn open_project(paths: &[PathBuf], (bundled, diags): (bool, Vec<Diagnostic>)) -> Project {
+    let mut project = Project::load_with(paths, bundled);
+    project.diagnostics.splice(0..0, diags);
+    project
 }
 
 /// The flow to run: by name or path, the default when `None`. Fails with the
@@ -56,7 +96,14 @@ pub fn pick_flow<'p>(
     project: &'p Project,
     name: Option<&str>,
 ) -> Result<&'p Flow, Vec<Diagnostic>> {
-    project.find_flow(name.unwrap_or(DEFAULT_FLOW))
+    match name {
+        Some(name) => project.find_flow(name),
+        // A project without the default flow: its only flow, if it has one.
+        None if project.flow(DEFAULT_FLOW).is_none() && project.flows.len() == 1 => {
+            Ok(project.flows.values().next().expect("one flow"))
+        }
+        None => project.find_flow(DEFAULT_FLOW),
+    }
 }
 
 /// The `--flag` values as a set.

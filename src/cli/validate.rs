@@ -12,6 +12,10 @@ pub struct Args {
     /// Flow or room files, folders, or project folders holding `flows/` and
     /// `rooms/` (default: `./flows` and `./rooms` when present, else the bundled content).
     paths: Vec<PathBuf>,
+    /// Check the project's flows against the bundled rooms as well as its own
+    /// (like `bundled: true` in its `dungeonflow.yaml`).
+    #[arg(long)]
+    bundled: bool,
     /// Output format of the diagnostics.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
@@ -36,7 +40,8 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
     } else {
         args.paths.clone()
     };
-    let project = Project::load(&paths);
+    let project =
+        super::common::open_project(&paths, super::common::wants_bundled(&paths, args.bundled));
     // With user files, report on those only: the bundled content is checked by its own tests.
     let user_only = !paths.is_empty();
     let shown: Vec<Diagnostic> = project
@@ -71,6 +76,9 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
                     .filter(|(_, kind, bundled)| *kind == k && (!user_only || !bundled))
                     .count()
             };
+            if user_only {
+                bundled_notes(&project);
+            }
             super::out::stderr(&format!(
                 "checked {} flow files and {} room files: {errors} errors, {warnings} warnings\n",
                 count(FileKind::Flow),
@@ -83,4 +91,23 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Names, for each of the user's flows, the bundled templates its rooms may
+/// be drawn from (when the project asks for the bundled content).
+fn bundled_notes(project: &Project) {
+    for flow in project.flows.values() {
+        if flow.file.name.starts_with("bundled:") {
+            continue;
+        }
+        let names = project.bundled_templates_for(flow);
+        if !names.is_empty() {
+            super::out::stderr(&format!(
+                "note: flow `{}` may draw from {} bundled templates: {}\n",
+                flow.name.value,
+                names.len(),
+                names.join(", ")
+            ));
+        }
+    }
 }

@@ -181,10 +181,11 @@ fn dry(
         .count();
     let needed = outgoing + usize::from(has_parent);
     let exits = if needed == 1 { "exit" } else { "exits" };
+    let such = if total == 1 { "template" } else { "templates" };
     Diagnostic::error(
         "expand::category-dry",
         format!(
-            "no unused template with {needed} usable {exits} is left for room `{}` (category `{}`): the level has {same} `{}` rooms and the library {total} such templates",
+            "no unused template with {needed} usable {exits} is left for room `{}` (category `{}`): the level has {same} `{}` rooms and the library {total} such {such}",
             room.id, room.category, room.category
         ),
     )

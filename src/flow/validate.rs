@@ -797,7 +797,21 @@ impl<'a> Checker<'a> {
             let candidates = self.templates_of(n);
             if candidates.is_empty() {
                 if n.template.is_none() && !n.optional {
-                    self.d.error("flow::no-template", n.category.span.clone(), format!("no room template has category `{}`{}", n.category.value, if pool.is_empty() { String::new() } else { format!(" and one of the tags {}", pool.join(", ")) }), "nothing to build this room from", "add a template of this category to `rooms/`, or mark the node `optional: true`");
+                    self.d.error(
+                        "flow::no-template",
+                        n.category.span.clone(),
+                        format!(
+                            "no room template has category `{}`{}",
+                            n.category.value,
+                            if pool.is_empty() {
+                                String::new()
+                            } else {
+                                format!(" and one of the tags {}", pool.join(", "))
+                            }
+                        ),
+                        "nothing to build this room from",
+                        self.no_template_help(),
+                    );
                 }
                 continue;
             }
@@ -819,6 +833,21 @@ impl<'a> Checker<'a> {
                     break;
                 }
             }
+        }
+    }
+
+    /// How to give a node a template: draw one, make the node optional, or
+    /// (in a project without the bundled rooms) ask for the bundled ones.
+    fn no_template_help(&self) -> &'static str {
+        let has_bundled = self
+            .library
+            .templates()
+            .iter()
+            .any(|t| t.origin.file.name.starts_with("bundled:"));
+        if has_bundled {
+            "add a template of this category to `rooms/`, or mark the node `optional: true`"
+        } else {
+            "add a template of this category to `rooms/`, mark the node `optional: true`, or draw from the bundled rooms (`bundled: true` in the project's `dungeonflow.yaml`, or `--bundled`)"
         }
     }
 
