@@ -530,6 +530,13 @@ fn room_template() -> Value {
                 "type": "string",
             },
             "properties": properties("Gameplay data of every room made from this template."),
+            "transforms": {
+                "description": "Rotated and mirrored versions made at load time (art, exits and markers turned together): a list of `rotate90`, `rotate180`, `rotate270`, `mirror_x`, `mirror_y`, or `all` for every one. A version equal to one before it is left out; the weight is shared among the versions; a level uses each template once whichever way it is turned. The level records the template as drawn and its `transform`.",
+                "anyOf": [
+                    { "const": "all" },
+                    list("The transforms.", one_of("A transform.", &["rotate90", "rotate180", "rotate270", "mirror_x", "mirror_y"])),
+                ],
+            },
             "exits": {
                 "description": "Attributes of the exits drawn in the art (by letter), and exits not drawn (`at`, `dir`, `width`).",
                 "type": "object",

@@ -33,11 +33,19 @@ pub fn choose(
     rng: &mut Rng,
 ) -> Result<(), Diagnostic> {
     let reuse = flow.graph().is_some_and(|g| g.layout.reuse_templates);
+    // Templates used, by the name they were drawn under: a rotated or
+    // mirrored variant is the same template.
+    let base = |name: &str| {
+        library
+            .get(name)
+            .map_or(name, RoomTemplate::base_name)
+            .to_owned()
+    };
     let mut used: BTreeSet<String> = level
         .graph
         .node_weights()
         .filter(|r| r.fixed_template)
-        .filter_map(|r| r.template.clone())
+        .filter_map(|r| r.template.as_deref().map(base))
         .collect();
     // Rooms are served in index order; dropping an optional room re-indexes
     // the graph, so the scan restarts after a drop (rooms already served keep
@@ -77,7 +85,7 @@ pub fn choose(
         let pick = rungs.into_iter().find_map(|(category, pool)| {
             let mut options: Vec<&RoomTemplate> = library
                 .candidates(category, pool)
-                .filter(|t| !used.contains(&t.name) && t.fits_degree(has_parent, outgoing))
+                .filter(|t| !used.contains(t.base_name()) && t.fits_degree(has_parent, outgoing))
                 .collect();
             // A spare exit leaves the layout a choice of sides: prefer it.
             if options.iter().any(|t| t.usable_exits() > needed) {
@@ -96,7 +104,7 @@ pub fn choose(
         match pick {
             Some(name) => {
                 if !reuse {
-                    used.insert(name.clone());
+                    used.insert(base(&name));
                 }
                 level.graph[n].template = Some(name);
             }

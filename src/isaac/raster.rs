@@ -128,6 +128,7 @@ pub fn rasterise(plan: &FloorPlan, flow: &str, seed: u64) -> Level {
                 id: ids[r].clone(),
                 category: room.kind.category().to_owned(),
                 template: format!("{kind}/{}", room.shape.name()),
+                transform: None,
                 x,
                 y,
                 width: right - x + 1,

@@ -71,7 +71,11 @@ pub fn build_level(
         rooms.push(Room {
             id: node.id.clone(),
             category: node.category.clone(),
-            template: template.name.clone(),
+            template: template.base_name().to_owned(),
+            transform: template
+                .variant
+                .as_ref()
+                .map(|v| v.transform.name().to_owned()),
             x: r.pos.x - ox,
             y: r.pos.y - oy,
             width: shape.width,

@@ -138,10 +138,16 @@ pub fn edge_lists(level: &LevelGraph) -> Vec<Vec<EdgeIndex>> {
 }
 
 impl Ctx<'_> {
-    /// Whether a node already has template `shape` and the flow uses each
-    /// template once.
-    pub fn in_use(&self, shape: usize) -> bool {
-        !self.params.reuse_templates && self.shape_of.contains(&Some(shape))
+    /// Whether the flow uses each template once and a node other than
+    /// `node` has template `shape` (or another variant of its template).
+    pub fn in_use(&self, node: NodeIndex, shape: usize) -> bool {
+        let base = self.shapes[shape].base;
+        !self.params.reuse_templates
+            && self
+                .shape_of
+                .iter()
+                .enumerate()
+                .any(|(i, s)| i != node.index() && s.is_some_and(|s| self.shapes[s].base == base))
     }
 }
 
@@ -736,7 +742,7 @@ impl Ctx<'_> {
             .expect("cached")
             .iter()
             .copied()
-            .filter(|&s| s != current && !self.in_use(s))
+            .filter(|&s| s != current && !self.in_use(node, s))
             .collect();
         let crowded = crate::expand::crowding(
             options

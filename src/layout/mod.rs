@@ -89,7 +89,13 @@ impl ShapeTable {
             .templates()
             .iter()
             .enumerate()
-            .map(|(i, t)| Shape::new(i, t))
+            .map(|(i, t)| {
+                let mut shape = Shape::new(i, t);
+                if let Some(base) = library.index_of(t.base_name()) {
+                    shape.base = base;
+                }
+                shape
+            })
             .collect();
         let connectors = shapes
             .iter()

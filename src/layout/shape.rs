@@ -30,6 +30,9 @@ impl ShapeExit {
 pub struct Shape {
     /// Index of the template in the library.
     pub template: usize,
+    /// Index of the template it is a variant of (its own when drawn as is):
+    /// a level uses each template once, whichever way it is turned.
+    pub base: usize,
     /// Width of the art.
     pub width: i32,
     /// Height of the art.
@@ -84,6 +87,7 @@ impl Shape {
             .collect();
         Shape {
             template: index,
+            base: index,
             width: t.width,
             height: t.height,
             footprint,

@@ -73,7 +73,7 @@ pub fn grow_on(ctx: &mut Ctx, map: &mut Canvas, comp: &Composite, join: Join) ->
     for s in ctx.other_templates(anchor, TEMPLATE_REPICKS, &[]) {
         // A room of the subtree may have taken it since (templates are
         // used once unless the flow reuses them).
-        if ctx.in_use(s) {
+        if ctx.in_use(anchor, s) {
             continue;
         }
         ctx.shape_of[anchor.index()] = Some(s);
@@ -82,7 +82,7 @@ pub fn grow_on(ctx: &mut Ctx, map: &mut Canvas, comp: &Composite, join: Join) ->
         }
     }
     // Back to its own template, unless a room of the subtree took it.
-    if own.is_some_and(|t| !ctx.in_use(t)) {
+    if own.is_some_and(|t| !ctx.in_use(anchor, t)) {
         ctx.shape_of[anchor.index()] = own;
     }
     corridor_child(ctx, map, &mut walk, step)

@@ -102,8 +102,12 @@ pub struct Room {
     pub id: String,
     /// Category.
     pub category: String,
-    /// Template name.
+    /// Template name (as drawn, for a rotated or mirrored variant).
     pub template: String,
+    /// How the template was turned: `rotate90`, `rotate180`, `rotate270`,
+    /// `mirror_x` or `mirror_y` (left out of the JSON when drawn as is).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transform: Option<String>,
     /// Left of its bounding box.
     pub x: i32,
     /// Top of its bounding box.

@@ -31,6 +31,9 @@ impl Level {
                 "  {} ({}, {}) at {},{} size {}x{}",
                 r.id, r.category, r.template, r.x, r.y, r.width, r.height
             );
+            if let Some(t) = &r.transform {
+                let _ = write!(out, " {t}");
+            }
             out += &properties(&r.properties);
             out.push('\n');
         }

@@ -199,11 +199,18 @@ fn room_object(id: u32, room: &Room) -> Object {
         polyline: None,
         polygon,
         properties: with_designer(
-            vec![
+            [
                 Property::string("id", &room.id),
                 Property::string("category", &room.category),
                 Property::string("template", &room.template),
-            ],
+            ]
+            .into_iter()
+            .chain(
+                room.transform
+                    .as_deref()
+                    .map(|t| Property::string("transform", t)),
+            )
+            .collect(),
             &room.properties,
         ),
     }

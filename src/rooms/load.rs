@@ -4,7 +4,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::art::{Art, DEFAULT_LEGEND, DOORWAY, LegendEntry, check_exits_reachable, parse_art};
-use super::model::{Exit, ExitKind, Origin, RoomTemplate, TemplateMarker, Tile};
+use super::model::{Exit, ExitKind, Origin, RoomTemplate, TemplateMarker, Tile, Transform};
+use super::transform::with_variants;
 use crate::category::check_category_spelling;
 use crate::diag::{Diagnostic, SourceFile};
 use crate::geom::{Dir, Pos};
@@ -21,6 +22,7 @@ pub(crate) const ROOM_FIELDS: &[&str] = &[
     "art",
     "exits",
     "properties",
+    "transforms",
 ];
 /// Fields of a `legend:` entry written as a mapping (a marker).
 pub(crate) const LEGEND_ENTRY_FIELDS: &[&str] = &["marker", "tile", "properties"];
@@ -47,23 +49,24 @@ pub fn load_room_file(file: &Arc<SourceFile>) -> (Vec<RoomTemplate>, Vec<Diagnos
         if let Some(list) = fields.get("rooms") {
             fields.finish(&mut d, "a room file with `rooms:`", ROOM_LIST_FIELDS);
             for item in d.list(list, "`rooms`") {
-                if let Some(t) = decode_template(&mut d, item) {
-                    out.push(t);
+                if let Some((t, transforms)) = decode_template(&mut d, item) {
+                    out.extend(with_variants(t, &transforms));
                 }
             }
-        } else if let Some(t) = decode_fields(&mut d, fields) {
-            out.push(t);
+        } else if let Some((t, transforms)) = decode_fields(&mut d, fields) {
+            out.extend(with_variants(t, &transforms));
         }
     }
     (out, d.diags)
 }
 
-fn decode_template(d: &mut Decoder, node: &Node) -> Option<RoomTemplate> {
+fn decode_template(d: &mut Decoder, node: &Node) -> Option<(RoomTemplate, Vec<Transform>)> {
     let fields = d.map(node, "a room template")?;
     decode_fields(d, fields)
 }
 
-fn decode_fields(d: &mut Decoder, mut f: Fields) -> Option<RoomTemplate> {
+/// A template and the transforms its variants are made by.
+fn decode_fields(d: &mut Decoder, mut f: Fields) -> Option<(RoomTemplate, Vec<Transform>)> {
     let errors_before = d.diags.iter().filter(|x| x.is_error()).count();
     let name = f
         .require(d, "name", "the room template")
@@ -88,6 +91,10 @@ fn decode_fields(d: &mut Decoder, mut f: Fields) -> Option<RoomTemplate> {
         .map_or(Some(1.0), |n| d.weight(n, "`weight`").map(|w| w.value));
     let legend = decode_legend(d, f.get("legend"));
     let properties = decode_properties(d, f.get("properties"), "the room template");
+    let transforms = f
+        .get("transforms")
+        .map(|n| decode_transforms(d, n))
+        .unwrap_or_default();
     let art_node = f.require(d, "art", "the room template");
     let exits_node = f.get("exits");
     f.finish(d, "a room template", ROOM_FIELDS);
@@ -119,7 +126,7 @@ fn decode_fields(d: &mut Decoder, mut f: Fields) -> Option<RoomTemplate> {
     if failed {
         return None;
     }
-    Some(RoomTemplate {
+    let template = RoomTemplate {
         exit_counts: super::model::ExitCounts::of(&exits),
         name: name.value,
         category: category.value,
@@ -131,11 +138,34 @@ fn decode_fields(d: &mut Decoder, mut f: Fields) -> Option<RoomTemplate> {
         exits,
         markers,
         properties,
+        variant: None,
         origin: Origin {
             file: Arc::clone(&d.file),
             span: name.span,
         },
-    })
+    };
+    Some((template, transforms))
+}
+
+/// `transforms:`: a list of `rotate90`, `rotate180`, `rotate270`,
+/// `mirror_x`, `mirror_y`, or `all` for every one. Each is kept once.
+fn decode_transforms(d: &mut Decoder, node: &Node) -> Vec<Transform> {
+    let names: Vec<&str> = Transform::ALL.iter().map(|t| t.name()).collect();
+    if let Value::Str(s) = &node.value
+        && s == "all"
+    {
+        return Transform::ALL.to_vec();
+    }
+    let mut out = Vec::new();
+    for item in d.list(node, "`transforms` (a list, or `all`)") {
+        if let Some(name) = d.one_of(item, "transform", &names)
+            && let Some(t) = Transform::parse(&name.value)
+            && !out.contains(&t)
+        {
+            out.push(t);
+        }
+    }
+    out
 }
 
 /// Reports an art row indented less than the rows above it and starting

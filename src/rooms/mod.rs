@@ -5,11 +5,15 @@ mod art;
 mod library;
 mod load;
 mod model;
+mod transform;
 
 pub use art::{LegendEntry, MAX_SIDE};
 pub use library::RoomLibrary;
 pub use load::load_room_file;
-pub use model::{Exit, ExitCounts, ExitKind, RoomTemplate, TemplateMarker, Tile};
+pub use model::{
+    Exit, ExitCounts, ExitKind, RoomTemplate, TemplateMarker, Tile, Transform, Variant,
+};
+pub use transform::{transformed, with_variants};
 
 // Accepted values of the decoder, which the JSON Schema is built from, and
 // known fields, which its tests compare with the schema's objects.

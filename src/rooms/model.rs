@@ -123,6 +123,96 @@ pub struct TemplateMarker {
     pub properties: Properties,
 }
 
+/// A rotation or mirroring of a template's art (`transforms:`), made at
+/// load time. The art's x runs right and y down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Transform {
+    /// A quarter turn clockwise.
+    Rotate90,
+    /// A half turn.
+    Rotate180,
+    /// A quarter turn counter-clockwise.
+    Rotate270,
+    /// Mirrored left to right (east and west swap).
+    MirrorX,
+    /// Mirrored top to bottom (north and south swap).
+    MirrorY,
+}
+
+impl Transform {
+    /// Every transform, in the order `all` adds them.
+    pub const ALL: [Transform; 5] = [
+        Transform::Rotate90,
+        Transform::Rotate180,
+        Transform::Rotate270,
+        Transform::MirrorX,
+        Transform::MirrorY,
+    ];
+
+    /// The name used in YAML and in the level.
+    pub fn name(self) -> &'static str {
+        match self {
+            Transform::Rotate90 => "rotate90",
+            Transform::Rotate180 => "rotate180",
+            Transform::Rotate270 => "rotate270",
+            Transform::MirrorX => "mirror_x",
+            Transform::MirrorY => "mirror_y",
+        }
+    }
+
+    /// Parses a YAML name.
+    pub fn parse(s: &str) -> Option<Transform> {
+        Transform::ALL.into_iter().find(|t| t.name() == s)
+    }
+
+    /// Where tile `p` of art `width` x `height` goes.
+    pub fn apply(self, p: Pos, width: i32, height: i32) -> Pos {
+        match self {
+            Transform::Rotate90 => Pos::new(height - 1 - p.y, p.x),
+            Transform::Rotate180 => Pos::new(width - 1 - p.x, height - 1 - p.y),
+            Transform::Rotate270 => Pos::new(p.y, width - 1 - p.x),
+            Transform::MirrorX => Pos::new(width - 1 - p.x, p.y),
+            Transform::MirrorY => Pos::new(p.x, height - 1 - p.y),
+        }
+    }
+
+    /// The facing a wall facing `dir` gets.
+    pub fn turn(self, dir: Dir) -> Dir {
+        let clockwise = |d: Dir| match d {
+            Dir::North => Dir::East,
+            Dir::East => Dir::South,
+            Dir::South => Dir::West,
+            Dir::West => Dir::North,
+        };
+        match self {
+            Transform::Rotate90 => clockwise(dir),
+            Transform::Rotate180 => dir.opposite(),
+            Transform::Rotate270 => clockwise(dir).opposite(),
+            Transform::MirrorX if matches!(dir, Dir::East | Dir::West) => dir.opposite(),
+            Transform::MirrorY if matches!(dir, Dir::North | Dir::South) => dir.opposite(),
+            Transform::MirrorX | Transform::MirrorY => dir,
+        }
+    }
+
+    /// The size of the art after the transform.
+    pub fn size(self, width: i32, height: i32) -> (i32, i32) {
+        match self {
+            Transform::Rotate90 | Transform::Rotate270 => (height, width),
+            _ => (width, height),
+        }
+    }
+}
+
+/// What a template made by a transform comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variant {
+    /// The name of the template as drawn.
+    pub base: String,
+    /// The transform applied to it.
+    pub transform: Transform,
+}
+
 /// Where a template was defined, for diagnostics.
 #[derive(Clone, Debug)]
 pub struct Origin {
@@ -155,6 +245,9 @@ pub struct RoomTemplate {
     pub markers: Vec<TemplateMarker>,
     /// The template's data (`properties:`), given to every room made from it.
     pub properties: Properties,
+    /// The template it was made from by a transform (`None` as drawn). A
+    /// variant is named `base@transform`.
+    pub variant: Option<Variant>,
     /// Where it was defined.
     pub origin: Origin,
     /// How many of `exits` can be used at once (worked out once, when loaded).
@@ -222,6 +315,12 @@ impl RoomTemplate {
         let needed = outgoing + usize::from(has_parent);
         let c = self.exit_counts;
         c.any >= needed && (!has_parent || c.incoming >= 1) && c.outgoing >= outgoing
+    }
+
+    /// The name of the template as drawn (its own name unless it is a
+    /// transformed variant).
+    pub fn base_name(&self) -> &str {
+        self.variant.as_ref().map_or(&self.name, |v| &v.base)
     }
 
     /// Number of walkable floor tiles.

@@ -78,6 +78,7 @@ impl Plan {
                     id: id.clone(),
                     category: self.category(r).to_owned(),
                     template: if main { MAIN_TEMPLATE } else { FILLER_TEMPLATE }.to_owned(),
+                    transform: None,
                     x: print.x - bounds.x,
                     y: print.y - bounds.y,
                     width: print.w,
