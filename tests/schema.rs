@@ -433,7 +433,10 @@ fn room_edits() -> Vec<(&'static str, Edit, bool)> {
         ),
         (
             "a legend",
-            |r| r["legend"] = json!({"t": "pillar", "%": "pit"}),
+            |r| {
+                r["legend"]["t"] = json!("pillar");
+                r["legend"]["%"] = json!("pit");
+            },
             true,
         ),
         (
@@ -474,12 +477,12 @@ fn room_edits() -> Vec<(&'static str, Edit, bool)> {
         ),
         (
             "a legend key of two characters",
-            |r| r["legend"] = json!({"tt": "wall"}),
+            |r| r["legend"]["tt"] = json!("wall"),
             false,
         ),
         (
             "an unknown tile kind",
-            |r| r["legend"] = json!({"t": "lava"}),
+            |r| r["legend"]["t"] = json!("lava"),
             false,
         ),
         (

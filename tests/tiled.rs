@@ -293,8 +293,21 @@ fn check_map(level: &Level, map: &Value) {
         assert_eq!(prop(o, "room", "string"), item.room.as_str());
     }
 
+    // Markers: one point per marker at its tile's centre, of its kind.
+    let markers = objects(map, "markers");
+    assert_eq!(markers.len(), level.markers.len(), "{what}");
+    for (o, m) in markers.iter().zip(&level.markers) {
+        assert_eq!(o["point"], true);
+        assert_eq!(o["type"], m.kind.as_str());
+        assert_eq!(
+            (o["x"].as_i64().expect("x"), o["y"].as_i64().expect("y")),
+            centre(m.x, m.y)
+        );
+        assert_eq!(prop(o, "room", "string"), m.room.as_str());
+    }
+
     // Object ids are unique across groups; `nextobjectid` is past them.
-    let ids: Vec<i64> = [rooms, doors, items]
+    let ids: Vec<i64> = [rooms, doors, items, markers]
         .into_iter()
         .flatten()
         .map(|o| o["id"].as_i64().expect("object id"))

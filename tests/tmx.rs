@@ -244,7 +244,7 @@ fn markers_and_designer_properties_read_back_with_their_types() {
     let LayerType::Objects(group) = layer.layer_type() else {
         panic!("`markers` is not an object group");
     };
-    let enemy = group.objects().next().expect("the marker");
+    let enemy = group.objects().last().expect("the marker");
     let props = &enemy.properties;
     assert_eq!(props.get("hp"), Some(&PropertyValue::IntValue(12)));
     assert_eq!(props.get("speed"), Some(&PropertyValue::FloatValue(1.5)));
