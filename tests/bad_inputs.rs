@@ -132,3 +132,40 @@ fn a_key_that_opens_nothing_is_named_in_its_warning() {
     assert!(rendered.contains("no `lock: red` anywhere"), "{rendered}");
     assert!(!rendered.contains("{key}"), "{rendered}");
 }
+
+#[test]
+fn a_room_without_exits_of_its_links_widths_is_refused_up_front() {
+    // `bend`'s only 1-wide exit cannot serve both its 1-wide neighbours;
+    // its 2-wide exit fits neither. Every layout attempt would fail.
+    let rooms = "rooms:\n  - name: gate\n    category: entrance\n    art: |\n      ###A###\n      #.....#\n      B.....C\n      ###D###\n  - name: bend\n    category: normal\n    art: |\n      ##AA#~~\n      #...#~~\n      #...###\n      #.....B\n      #######\n  - name: lair\n    category: boss\n    art: |\n      ###A###\n      #.....#\n      D.....B\n      ###C###\n";
+    let flow = "name: narrow\nnodes:\n  start: entrance\n  bend: { category: normal, template: bend }\n  boss: boss\nedges:\n  - start -> bend -> boss\n";
+    let project = Project::from_layers(vec![vec![
+        Source::room("rooms.yaml", rooms),
+        Source::flow("narrow.yaml", flow),
+    ]]);
+    let rendered: String = project
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "flow::exit-widths")
+        .map(|d| d.render(false))
+        .collect();
+    insta::assert_snapshot!(rendered);
+    // A 2-wide door on the boss room makes it fit.
+    let wider = rooms.replace(
+        "category: boss\n    art: |\n      ###A###",
+        "category: boss\n    art: |\n      ##AA###",
+    );
+    let project = Project::from_layers(vec![vec![
+        Source::room("rooms.yaml", wider.as_str()),
+        Source::flow("narrow.yaml", flow),
+    ]]);
+    assert!(
+        project
+            .diagnostics
+            .iter()
+            .all(|d| d.code != "flow::exit-widths"),
+        "{:?}",
+        project.diagnostics
+    );
+    assert!(project.generate("narrow", 1).is_ok());
+}

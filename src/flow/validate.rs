@@ -163,6 +163,7 @@ impl<'a> Checker<'a> {
         self.categories_and_templates();
         if edges_ok {
             self.degrees();
+            self.exit_widths();
             self.drawable(&parent);
         }
         self.marker_counts();
@@ -836,6 +837,74 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// A door joins two exits of one width, and so does a corridor. A room
+    /// node whose every template lacks exits of the widths its linked rooms'
+    /// templates have (one exit per link, one per exit group) can never be
+    /// joined to all of them: refused here rather than after every layout
+    /// attempt. Only room nodes linked to room nodes are checked (a chain's
+    /// or a connector's rooms are chosen later).
+    fn exit_widths(&mut self) {
+        let by_id = nodes_by_id(self.g);
+        let plain = |id: &str| {
+            by_id.get(id).filter(|n| {
+                matches!(n.kind, NodeKind::Room) && n.category.value != "connector" && !n.optional
+            })
+        };
+        let mut links: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for e in self.g.edges.iter().chain(&self.g.loops) {
+            let (a, b) = (e.from.value.as_str(), e.to.value.as_str());
+            if a != b && plain(a).is_some() && plain(b).is_some() {
+                links.entry(a).or_default().push(b);
+                links.entry(b).or_default().push(a);
+            }
+        }
+        let widths =
+            |t: &RoomTemplate| -> BTreeSet<usize> { t.exits.iter().map(|e| e.width()).collect() };
+        for (id, others) in &links {
+            let n = plain(id).expect("a room node");
+            let own = self.templates_of(n);
+            let wanted: Vec<BTreeSet<usize>> = others
+                .iter()
+                .map(|o| {
+                    self.templates_of(plain(o).expect("a room node"))
+                        .iter()
+                        .flat_map(|t| widths(t))
+                        .collect()
+                })
+                .collect();
+            // No template at all, or none with exits enough whatever their
+            // widths: reported by `degrees`.
+            if wanted.iter().any(BTreeSet::is_empty)
+                || !own.iter().any(|t| t.usable_exits() >= others.len())
+            {
+                continue;
+            }
+            if own.iter().any(|t| serves_widths(t, &wanted)) {
+                continue;
+            }
+            let needs: Vec<String> = others
+                .iter()
+                .zip(&wanted)
+                .map(|(o, w)| {
+                    let w: Vec<String> = w.iter().map(usize::to_string).collect();
+                    format!("`{o}` ({} wide)", w.join(" or "))
+                })
+                .collect();
+            self.d.error(
+                "flow::exit-widths",
+                n.id.span.clone(),
+                format!(
+                    "no template of node `{}` has exits of the widths its {} links need: {}",
+                    n.id.value,
+                    others.len(),
+                    needs.join(", ")
+                ),
+                "cannot be joined to all its rooms",
+                "a door or a corridor joins two exits of the same width: give this room's templates (or its neighbours') exits of matching widths",
+            );
+        }
+    }
+
     /// How to give a node a template: draw one, make the node optional, or
     /// (in a project without the bundled rooms) ask for the bundled ones.
     fn no_template_help(&self) -> &'static str {
@@ -1050,4 +1119,45 @@ impl<'a> Checker<'a> {
             );
         }
     }
+}
+
+/// Whether template `t` has an exit for each link (each of a width in its
+/// set), one per exit group: a matching of links to exits found by
+/// augmenting paths (a room has few of either).
+fn serves_widths(t: &RoomTemplate, wanted: &[BTreeSet<usize>]) -> bool {
+    // Slots: each exit group, and each exit of no group, with its widths.
+    let mut slots: Vec<BTreeSet<usize>> = Vec::new();
+    let mut groups: BTreeMap<&str, usize> = BTreeMap::new();
+    for e in &t.exits {
+        match &e.group {
+            Some(g) => {
+                let i = *groups.entry(g).or_insert_with(|| {
+                    slots.push(BTreeSet::new());
+                    slots.len() - 1
+                });
+                slots[i].insert(e.width());
+            }
+            None => slots.push(BTreeSet::from([e.width()])),
+        }
+    }
+    let fits = |link: usize, slot: usize| !wanted[link].is_disjoint(&slots[slot]);
+    let mut owner: Vec<Option<usize>> = vec![None; slots.len()];
+    fn augment(
+        link: usize,
+        seen: &mut [bool],
+        owner: &mut [Option<usize>],
+        fits: &dyn Fn(usize, usize) -> bool,
+    ) -> bool {
+        for slot in 0..owner.len() {
+            if fits(link, slot) && !seen[slot] {
+                seen[slot] = true;
+                if owner[slot].is_none_or(|other| augment(other, seen, owner, fits)) {
+                    owner[slot] = Some(link);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+    (0..wanted.len()).all(|link| augment(link, &mut vec![false; slots.len()], &mut owner, &fits))
 }
