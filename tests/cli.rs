@@ -770,13 +770,40 @@ fn without_the_bundled_rooms_a_missing_category_says_how_to_get_them() {
             .status
             .success()
     );
-    // A mistake in the project file is reported with its place.
+    // A mistake in the project file is reported once, with its place, and
+    // stops the commands that generate too.
     std::fs::write(dir.path().join("dungeonflow.yaml"), "bundeld: true\n").expect("written");
-    let out = df_in(dir.path(), &["validate"]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(
-        err.contains("unknown field `bundeld`") && err.contains("dungeonflow.yaml:1:1"),
-        "{err}"
-    );
+    for args in [
+        &["validate"][..],
+        &["validate", "."],
+        &["generate", "--seed", "1"],
+    ] {
+        let out = df_in(dir.path(), args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert_eq!(
+            err.matches("unknown field `bundeld`").count(),
+            1,
+            "{args:?}: {err}"
+        );
+        assert!(err.contains("dungeonflow.yaml:1:1"), "{err}");
+    }
+}
+
+#[test]
+fn a_lone_flow_file_draws_from_the_bundled_rooms_in_validate_as_in_generate() {
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::write(
+        dir.path().join("solo.yaml"),
+        "name: solo\nnodes:\n  a: entrance\n  b: normal\n  c: boss\nedges:\n  - a -> b -> c\n",
+    )
+    .expect("written");
+    for command in ["validate", "generate"] {
+        let out = df_in(dir.path(), &[command, "solo.yaml"]);
+        assert!(
+            out.status.success(),
+            "{command}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 }

@@ -164,6 +164,24 @@ fn templates_draw_markers_and_the_flow_counts_them() {
 }
 
 #[test]
+fn keys_never_lie_on_a_marker() {
+    let project = Project::bundled();
+    for flow in ["keys_and_locks", "classic", "shop_route"] {
+        for seed in 0..suite::seeds(400) {
+            let level = project.generate(flow, seed).expect("lays out");
+            assert!(!level.markers.is_empty());
+            for key in &level.items {
+                assert!(
+                    !level.markers.iter().any(|m| (m.x, m.y) == (key.x, key.y)),
+                    "{flow} seed {seed}: key `{}` on a marker",
+                    key.id
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn properties_of_templates_nodes_and_edges_reach_the_level() {
     let level = project().generate("fight", 3).expect("lays out");
     let pit = level.room("pit").expect("pit");

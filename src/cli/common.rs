@@ -23,10 +23,14 @@ pub struct ProjectArgs {
 }
 
 impl ProjectArgs {
-    /// Loads the project, with `flow` added when it names a file.
-    pub fn load(&self, flow: Option<&str>) -> Project {
+    /// Loads the project, with `flow` added when it names a file; fails
+    /// with the errors of its project file (`dungeonflow.yaml`), if any.
+    pub fn load(&self, flow: Option<&str>) -> Result<Project, Vec<Diagnostic>> {
         let mut paths = project_paths(&self.paths);
         let bundled = wants_bundled(&paths, self.bundled);
+        if bundled.1.iter().any(Diagnostic::is_error) {
+            return Err(bundled.1);
+        }
         if let Some(f) = flow
             && Path::new(f).is_file()
         {
@@ -47,7 +51,7 @@ impl ProjectArgs {
                 true
             }
         });
-        open_project(&paths, bundled)
+        Ok(open_project(&paths, bundled))
     }
 }
 
@@ -63,18 +67,32 @@ pub fn project_paths(given: &[PathBuf]) -> Vec<PathBuf> {
 }
 
 /// Whether a project at `paths` draws from the bundled content: with no
-/// project at all, yes; else when `asked` (`--bundled`) or a project file
-/// (of the current folder, or of a folder in `paths`) says `bundled: true`.
-/// Returns the answer and what was wrong with the project files.
+/// project folder among them (files only, or nothing), yes; else when
+/// `asked` (`--bundled`) or the project file of a folder given (or of the
+/// folder holding a `flows/` or `rooms/` folder given) says
+/// `bundled: true`. Returns the answer and what was wrong with the project
+/// files, each file read once.
 pub fn wants_bundled(paths: &[PathBuf], asked: bool) -> (bool, Vec<Diagnostic>) {
-    if paths.is_empty() {
+    let mut folders = BTreeSet::new();
+    for dir in paths.iter().filter(|p| p.is_dir()) {
+        let Ok(dir) = dir.canonicalize() else {
+            continue;
+        };
+        if dir
+            .file_name()
+            .is_some_and(|n| n == "flows" || n == "rooms")
+            && let Some(parent) = dir.parent()
+        {
+            folders.insert(parent.to_path_buf());
+        }
+        folders.insert(dir);
+    }
+    if folders.is_empty() {
         return (true, Vec::new());
     }
-    let mut dirs = vec![PathBuf::from(".")];
-    dirs.extend(paths.iter().filter(|p| p.is_dir()).cloned());
     let mut diags = Vec::new();
     let mut from_file = false;
-    for dir in dirs {
+    for dir in folders {
         let (bundled, d) = read_project_file(&dir);
         from_file |= bundled == Some(true);
         diags.extend(d);

@@ -32,7 +32,7 @@ enum Format {
 
 /// Prints the expanded graph.
 pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
-    let project = args.project.load(Some(&args.flow));
+    let project = args.project.load(Some(&args.flow))?;
     let flow = pick_flow(&project, Some(&args.flow))?;
     let level = crate::expand::expand(flow, &project.library, args.seed, &flag_set(&args.flags))
         .map_err(|d| vec![d])?;

@@ -52,7 +52,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
         _ => None,
     };
     let format = args.format.or(by_extension).unwrap_or(Format::Ascii);
-    let project = args.project.load(args.flow.as_deref());
+    let project = args.project.load(args.flow.as_deref())?;
     let flow = pick_flow(&project, args.flow.as_deref())?;
     let seed = args.seed.unwrap_or_else(random_seed);
     let generated = crate::generate::generate(flow, &project.library, seed, &flag_set(&args.flags))

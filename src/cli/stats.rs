@@ -36,7 +36,7 @@ pub struct Args {
 
 /// Runs the batch and prints the report.
 pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
-    let project = args.project.load(Some(&args.flow));
+    let project = args.project.load(Some(&args.flow))?;
     let flow = pick_flow(&project, Some(&args.flow))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0) as usize)

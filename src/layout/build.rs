@@ -142,7 +142,8 @@ pub fn build_level(
             properties: w.properties.clone(),
         });
     }
-    let mut taken: BTreeSet<(i32, i32)> = BTreeSet::new();
+    // A key never lies on a marker's tile.
+    let mut taken: BTreeSet<(i32, i32)> = markers.iter().map(|m| (m.x, m.y)).collect();
     let mut items = Vec::new();
     for n in graph.graph.node_indices() {
         let Some(ri) = rooms_by_node[n.index()] else {

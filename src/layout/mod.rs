@@ -119,7 +119,7 @@ pub const PLANNED_BUDGET_FACTOR: u64 = 16;
 pub const LEVEL_BUDGET_ATTEMPTS: u64 = 40;
 
 /// Most work all the layout attempts of one level may spend, whatever its
-/// size (it binds from 400 rooms, 100 for a forest). A unit costs 20
+/// size (it binds from 350 rooms, 100 for a forest). A unit costs 20
 /// to 60 ns (release build, one thread): a complete binary tree of 1,023
 /// rooms that cannot be laid out ends in 6.7 s, a 1,000-room graph of
 /// overlapping loops in 7.5 s (with 512 million units: 27 and 21 to 46 s).

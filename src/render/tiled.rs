@@ -591,12 +591,12 @@ impl Property {
     }
 
     /// A designer's property: a whole number beyond Tiled's 32-bit `int`
-    /// becomes a `float`.
+    /// becomes a `string` of its digits (a `float` would round it).
     fn designer(name: &str, value: &PropertyValue) -> Self {
         let (kind, value) = match value {
             PropertyValue::Bool(b) => ("bool", Value::from(*b)),
             PropertyValue::Int(i) if i32::try_from(*i).is_ok() => ("int", Value::from(*i)),
-            PropertyValue::Int(i) => ("float", Value::from(*i as f64)),
+            PropertyValue::Int(i) => ("string", Value::from(i.to_string())),
             PropertyValue::Float(x) => ("float", Value::from(*x)),
             PropertyValue::Text(t) => ("string", Value::from(t.as_str())),
         };

@@ -57,6 +57,31 @@ impl RoomLibrary {
             self.by_name.insert(name.clone(), index);
             seen.insert(name, index);
         }
+        // A template this layer overrides takes its earlier turned versions
+        // with it (the layer brings its own, if any).
+        let overridden: std::collections::BTreeSet<&str> = seen
+            .keys()
+            .map(|n| self.templates[seen[n]].base_name())
+            .collect();
+        let stale: Vec<bool> = self
+            .templates
+            .iter()
+            .map(|t| {
+                t.variant.is_some()
+                    && overridden.contains(t.base_name())
+                    && !seen.contains_key(&t.name)
+            })
+            .collect();
+        if stale.contains(&true) {
+            let mut keep = stale.iter().map(|s| !s);
+            self.templates.retain(|_| keep.next().unwrap_or(true));
+            self.by_name = self
+                .templates
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (t.name.clone(), i))
+                .collect();
+        }
         self.by_category.clear();
         self.by_tag.clear();
         for (i, t) in self.templates.iter().enumerate() {
@@ -155,6 +180,33 @@ mod tests {
     /// is empty or holds one of its `tags`.
     fn in_pool(tags: &[String], pool: &[String]) -> bool {
         pool.is_empty() || tags.iter().any(|g| pool.contains(g))
+    }
+
+    #[test]
+    fn overriding_a_turned_template_drops_its_earlier_versions() {
+        let load = |text: &str| {
+            let (t, d) = crate::rooms::load_room_file(&crate::SourceFile::new("t.yaml", text));
+            assert!(d.is_empty(), "{d:?}");
+            t
+        };
+        let art = "art: |\n  ##A##~~\n  #...#~~\n  #...###\n  #.o...B\n  #######\n";
+        let mut library = super::RoomLibrary::default();
+        let mut diags = Vec::new();
+        library.add_layer(
+            load(&format!(
+                "name: bend\ncategory: normal\ntransforms: all\n{art}"
+            )),
+            &mut diags,
+        );
+        assert_eq!(library.templates().len(), 6);
+        library.add_layer(
+            load(&format!("name: bend\ncategory: normal\n{art}")),
+            &mut diags,
+        );
+        assert!(diags.is_empty());
+        assert_eq!(library.names().collect::<Vec<_>>(), ["bend"]);
+        assert_eq!(library.index_of("bend"), Some(0));
+        assert_eq!(library.candidates("normal", &[]).count(), 1);
     }
 
     #[test]

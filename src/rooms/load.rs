@@ -89,7 +89,9 @@ fn decode_fields(d: &mut Decoder, mut f: Fields) -> Option<(RoomTemplate, Vec<Tr
     let weight = f
         .get("weight")
         .map_or(Some(1.0), |n| d.weight(n, "`weight`").map(|w| w.value));
+    let before_legend = d.diags.iter().filter(|x| x.is_error()).count();
     let legend = decode_legend(d, f.get("legend"));
+    let legend_ok = d.diags.iter().filter(|x| x.is_error()).count() == before_legend;
     let properties = decode_properties(d, f.get("properties"), "the room template");
     let transforms = f
         .get("transforms")
@@ -99,7 +101,9 @@ fn decode_fields(d: &mut Decoder, mut f: Fields) -> Option<(RoomTemplate, Vec<Tr
     let exits_node = f.get("exits");
     f.finish(d, "a room template", ROOM_FIELDS);
 
-    let art = art_node.and_then(|n| {
+    // A wrong legend entry stands in for its tiles: checking the art with it
+    // would only report what follows from the mistake.
+    let art = art_node.filter(|_| legend_ok).and_then(|n| {
         // The rows of a block cut short would give errors at the wrong line.
         if !art_block_whole(d, n.span.start) {
             return None;
