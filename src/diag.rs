@@ -12,6 +12,9 @@ use std::sync::Arc;
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceCode};
 use serde::Serialize;
 
+/// How the name of a bundled (embedded) file starts: `bundled:rooms/x.yaml`.
+pub const BUNDLED_PREFIX: &str = "bundled:";
+
 /// The text of one loaded file, shared by every diagnostic that points into it.
 #[derive(Debug)]
 pub struct SourceFile {
@@ -28,6 +31,11 @@ impl SourceFile {
             name: name.into(),
             text: text.into(),
         })
+    }
+
+    /// Whether it is bundled content (see [`BUNDLED_PREFIX`]).
+    pub fn is_bundled(&self) -> bool {
+        self.name.starts_with(BUNDLED_PREFIX)
     }
 
     /// 1-based line and column (in characters) of a byte offset.

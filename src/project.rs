@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use include_dir::{Dir, include_dir};
 
-use crate::diag::{Diagnostic, SourceFile};
+use crate::diag::{BUNDLED_PREFIX, Diagnostic, SourceFile};
 use crate::files::Visited;
 pub use crate::files::read_text;
 use crate::flow::{CHAIN_LETTERS, Flow, Generator, NodeKind, load_flow_file, validate_flow};
@@ -191,6 +191,7 @@ impl Project {
         let Generator::Flow(g) = &flow.generator else {
             return Vec::new();
         };
+        // Each room's categories, pool and exact template.
         let mut wanted: Vec<(Vec<String>, Vec<String>, Option<String>)> = Vec::new();
         for n in &g.nodes {
             let mut categories = vec![n.category.value.clone()];
@@ -227,19 +228,15 @@ impl Project {
         }
         let mut names = std::collections::BTreeSet::new();
         for (categories, pool, template) in &wanted {
-            let found: Vec<&RoomTemplate> = match template {
-                Some(t) => self.library.get(t).into_iter().collect(),
-                None => categories
-                    .iter()
-                    .flat_map(|c| self.library.candidates(c, pool))
-                    .collect(),
-            };
-            names.extend(
-                found
-                    .into_iter()
-                    .filter(|t| t.origin.file.name.starts_with("bundled:"))
-                    .map(|t| t.name.clone()),
-            );
+            for category in categories {
+                names.extend(
+                    self.library
+                        .choices(category, pool, template.as_deref())
+                        .into_iter()
+                        .filter(|t| t.origin.file.is_bundled())
+                        .map(|t| t.name.clone()),
+                );
+            }
         }
         names.into_iter().collect()
     }
@@ -342,7 +339,7 @@ pub fn bundled_sources() -> Vec<Source> {
         files.sort_by_key(|f| f.path());
         for f in files {
             if let Some(text) = f.contents_utf8() {
-                let name = format!("bundled:{prefix}/{}", f.path().display());
+                let name = format!("{BUNDLED_PREFIX}{prefix}/{}", f.path().display());
                 out.push(Source {
                     file: SourceFile::new(name, text),
                     kind,

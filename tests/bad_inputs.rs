@@ -51,11 +51,7 @@ fn diagnostics_for(path: &Path, kind: FileKind) -> Vec<Diagnostic> {
     project
         .diagnostics
         .into_iter()
-        .filter(|d| {
-            d.file
-                .as_ref()
-                .is_none_or(|f| !f.name.starts_with("bundled:"))
-        })
+        .filter(|d| d.file.as_ref().is_none_or(|f| !f.is_bundled()))
         .collect()
 }
 

@@ -47,13 +47,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
     let shown: Vec<Diagnostic> = project
         .diagnostics
         .iter()
-        .filter(|d| {
-            !user_only
-                || !d
-                    .file
-                    .as_ref()
-                    .is_some_and(|f| f.name.starts_with("bundled:"))
-        })
+        .filter(|d| !user_only || !d.file.as_ref().is_some_and(|f| f.is_bundled()))
         .cloned()
         .collect();
     let errors = shown.iter().filter(|d| d.is_error()).count();
@@ -97,7 +91,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
 /// be drawn from (when the project asks for the bundled content).
 fn bundled_notes(project: &Project) {
     for flow in project.flows.values() {
-        if flow.file.name.starts_with("bundled:") {
+        if flow.file.is_bundled() {
             continue;
         }
         let names = project.bundled_templates_for(flow);

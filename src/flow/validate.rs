@@ -858,23 +858,25 @@ impl<'a> Checker<'a> {
                 links.entry(b).or_default().push(a);
             }
         }
-        let widths =
-            |t: &RoomTemplate| -> BTreeSet<usize> { t.exits.iter().map(|e| e.width()).collect() };
+        // The exit widths each linked node's templates have, once per node.
+        let widths: BTreeMap<&str, BTreeSet<usize>> = links
+            .keys()
+            .map(|&id| {
+                let templates = self.templates_of(plain(id).expect("a room node"));
+                let w = templates
+                    .iter()
+                    .flat_map(|t| t.exits.iter().map(|e| e.width()))
+                    .collect();
+                (id, w)
+            })
+            .collect();
         for (id, others) in &links {
             let n = plain(id).expect("a room node");
             let own = self.templates_of(n);
-            let wanted: Vec<BTreeSet<usize>> = others
-                .iter()
-                .map(|o| {
-                    self.templates_of(plain(o).expect("a room node"))
-                        .iter()
-                        .flat_map(|t| widths(t))
-                        .collect()
-                })
-                .collect();
+            let wanted: Vec<&BTreeSet<usize>> = others.iter().map(|o| &widths[o]).collect();
             // No template at all, or none with exits enough whatever their
             // widths: reported by `degrees`.
-            if wanted.iter().any(BTreeSet::is_empty)
+            if wanted.iter().any(|w| w.is_empty())
                 || !own.iter().any(|t| t.usable_exits() >= others.len())
             {
                 continue;
@@ -912,7 +914,7 @@ impl<'a> Checker<'a> {
             .library
             .templates()
             .iter()
-            .any(|t| t.origin.file.name.starts_with("bundled:"));
+            .any(|t| t.origin.file.is_bundled());
         if has_bundled {
             "add a template of this category to `rooms/`, or mark the node `optional: true`"
         } else {
@@ -924,10 +926,11 @@ impl<'a> Checker<'a> {
     /// those of its category and pool.
     fn templates_of(&self, n: &FlowNode) -> Vec<&'a RoomTemplate> {
         let pool: Vec<String> = n.pool.iter().map(|p| p.value.clone()).collect();
-        match &n.template {
-            Some(t) => self.library.get(&t.value).into_iter().collect(),
-            None => self.library.candidates(&n.category.value, &pool).collect(),
-        }
+        self.library.choices(
+            &n.category.value,
+            &pool,
+            n.template.as_ref().map(|t| t.value.as_str()),
+        )
     }
 
     /// Warns about a node's `markers:` that its templates cannot give: a kind
@@ -1124,7 +1127,7 @@ impl<'a> Checker<'a> {
 /// Whether template `t` has an exit for each link (each of a width in its
 /// set), one per exit group: a matching of links to exits found by
 /// augmenting paths (a room has few of either).
-fn serves_widths(t: &RoomTemplate, wanted: &[BTreeSet<usize>]) -> bool {
+fn serves_widths(t: &RoomTemplate, wanted: &[&BTreeSet<usize>]) -> bool {
     // Slots: each exit group, and each exit of no group, with its widths.
     let mut slots: Vec<BTreeSet<usize>> = Vec::new();
     let mut groups: BTreeMap<&str, usize> = BTreeMap::new();

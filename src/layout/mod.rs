@@ -89,13 +89,7 @@ impl ShapeTable {
             .templates()
             .iter()
             .enumerate()
-            .map(|(i, t)| {
-                let mut shape = Shape::new(i, t);
-                if let Some(base) = library.index_of(t.base_name()) {
-                    shape.base = base;
-                }
-                shape
-            })
+            .map(|(i, t)| Shape::new(i, library.index_of(t.base_name()).unwrap_or(i), t))
             .collect();
         let connectors = shapes
             .iter()
@@ -121,8 +115,9 @@ pub const LEVEL_BUDGET_ATTEMPTS: u64 = 40;
 /// Most work all the layout attempts of one level may spend, whatever its
 /// size (it binds from 350 rooms, 100 for a forest). A unit costs 20
 /// to 60 ns (release build, one thread): a complete binary tree of 1,023
-/// rooms that cannot be laid out ends in 6.7 s, a 1,000-room graph of
-/// overlapping loops in 7.5 s (with 512 million units: 27 and 21 to 46 s).
+/// rooms that cannot be laid out ends in 5.2 s, a 1,000-room graph of
+/// overlapping loops in 4.9 to 5.1 s (with 512 million units: 27 to 31 and
+/// 21 to 46 s).
 pub const MAX_LEVEL_BUDGET: u64 = 100_000_000;
 
 /// The work (placements evaluated) all the layout attempts of a level of

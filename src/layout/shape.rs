@@ -51,8 +51,9 @@ pub struct Shape {
 }
 
 impl Shape {
-    /// Prepares a template.
-    pub fn new(index: usize, t: &RoomTemplate) -> Shape {
+    /// Prepares the template at `index` of the library, a version of the
+    /// template at `base` (its own index when drawn as is).
+    pub fn new(index: usize, base: usize, t: &RoomTemplate) -> Shape {
         let mut groups: Vec<&str> = Vec::new();
         let exits = t
             .exits
@@ -87,7 +88,7 @@ impl Shape {
             .collect();
         Shape {
             template: index,
-            base: index,
+            base,
             width: t.width,
             height: t.height,
             footprint,

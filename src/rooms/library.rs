@@ -126,6 +126,20 @@ impl RoomLibrary {
         c
     }
 
+    /// The templates a room may be drawn from: the one named `template`,
+    /// else those of `category` in `pool` (see [`Self::candidates`]).
+    pub fn choices(
+        &self,
+        category: &str,
+        pool: &[String],
+        template: Option<&str>,
+    ) -> Vec<&RoomTemplate> {
+        match template {
+            Some(t) => self.get(t).into_iter().collect(),
+            None => self.candidates(category, pool).collect(),
+        }
+    }
+
     /// Whether any template carries `tag`.
     pub fn has_tag(&self, tag: &str) -> bool {
         self.by_tag.contains_key(tag)
