@@ -17,10 +17,10 @@ use std::time::{Duration, Instant};
 
 use criterion::Criterion;
 use dungeonflow::SourceFile;
-use dungeonflow::generate::generate_with;
-use dungeonflow::layout::ShapeTable;
+use dungeonflow::internals::generate::generate_with;
+use dungeonflow::internals::layout::ShapeTable;
+use dungeonflow::internals::project::{FileKind, Project, Source, bundled_sources};
 use dungeonflow::level::ConnectionKind;
-use dungeonflow::project::{FileKind, Project, Source, bundled_sources};
 use rayon::prelude::*;
 
 #[path = "../tests/support/families.rs"]

@@ -6,8 +6,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use dungeonflow::flow::{IsaacParams, IsaacVariant};
-use dungeonflow::isaac::{plan, rasterise};
+use dungeonflow::internals::flow::{IsaacParams, IsaacVariant};
+use dungeonflow::internals::isaac::{plan, rasterise};
 
 /// The allocator the `dungeonflow` binary uses.
 #[cfg(feature = "mimalloc")]

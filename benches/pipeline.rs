@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use dungeonflow::SourceFile;
-use dungeonflow::expand::expand;
-use dungeonflow::flow::Generator;
-use dungeonflow::generate::generate_with;
-use dungeonflow::layout::ShapeTable;
-use dungeonflow::project::{FileKind, Project, Source, bundled_sources};
+use dungeonflow::internals::expand::expand;
+use dungeonflow::internals::flow::Generator;
+use dungeonflow::internals::generate::generate_with;
+use dungeonflow::internals::layout::ShapeTable;
+use dungeonflow::internals::project::{FileKind, Project, Source, bundled_sources};
 
 #[path = "../tests/support/scaling.rs"]
 mod scaling;
@@ -82,7 +82,7 @@ fn edgar(c: &mut Criterion) {
         "generating_one_layout",
         "backtracking",
     ] {
-        let imported = dungeonflow::edgar::import_with(
+        let imported = dungeonflow::internals::edgar::import_with(
             &read(dir.join(format!("graphs/{input}.yml"))),
             &sets,
             false,

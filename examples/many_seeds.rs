@@ -31,7 +31,7 @@ fn main() {
                         let result = project
                             .generate(&flow, seed)
                             .map(|level| level.rooms.len())
-                            .map_err(|d| d.first().map_or(String::new(), |d| d.code.to_owned()));
+                            .map_err(|e| e.diagnostics().first().map_or("", |d| d.code).to_owned());
                         out.push((seed, result));
                     }
                 })

@@ -5,9 +5,8 @@
 //!
 //! `cargo run --example own_assets -- [SEED]` (default: 7).
 
-use dungeonflow::Project;
-use dungeonflow::project::Source;
 use dungeonflow::render::render_ascii;
+use dungeonflow::{Project, Source};
 
 /// The game's room templates, one file each: name and text.
 const ROOMS: [(&str, &str); 4] = [
@@ -51,7 +50,7 @@ fn main() -> std::process::ExitCode {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(7);
-    // One layer: the game's own files only (add `project::bundled_sources()`
+    // One layer: the game's own files only (add `dungeonflow::bundled_sources()`
     // as a first layer to draw from the bundled rooms as well).
     let mut files: Vec<Source> = ROOMS
         .iter()
@@ -59,20 +58,18 @@ fn main() -> std::process::ExitCode {
         .collect();
     files.push(Source::flow("assets/keep.yaml", FLOW));
     let project = Project::from_layers(vec![files]);
-    let result = if project.has_errors() {
-        Err(project.diagnostics.clone())
-    } else {
-        project.generate("keep", seed)
-    };
-    match result {
+    // `check` refuses a project with an error in any file, even one the
+    // flow does not use; `generate` alone would refuse only the flow's own.
+    match project
+        .check()
+        .and_then(|()| project.generate("keep", seed))
+    {
         Ok(level) => {
             print!("{}", render_ascii(&level, true));
             std::process::ExitCode::SUCCESS
         }
-        Err(diagnostics) => {
-            for d in &diagnostics {
-                eprint!("{}", d.render(false));
-            }
+        Err(error) => {
+            eprint!("{}", error.render(false));
             std::process::ExitCode::FAILURE
         }
     }

@@ -17,10 +17,8 @@ fn main() -> std::process::ExitCode {
     let folder = PathBuf::from(args.next().unwrap_or_else(|| "target/tiled_map".to_owned()));
     let level = match Project::bundled().generate(&flow, seed) {
         Ok(level) => level,
-        Err(diagnostics) => {
-            for d in &diagnostics {
-                eprint!("{}", d.render(false));
-            }
+        Err(error) => {
+            eprint!("{}", error.render(false));
             return std::process::ExitCode::FAILURE;
         }
     };

@@ -18,10 +18,8 @@ fn main() -> std::process::ExitCode {
     let project = Project::bundled();
     let level = match project.generate(&flow, seed) {
         Ok(level) => level,
-        Err(diagnostics) => {
-            for d in &diagnostics {
-                eprint!("{}", d.render(false));
-            }
+        Err(error) => {
+            eprint!("{}", error.render(false));
             return std::process::ExitCode::FAILURE;
         }
     };

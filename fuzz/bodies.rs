@@ -6,14 +6,15 @@
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
-use dungeonflow::flow::{Flow, load_flow_file, validate_flow};
-use dungeonflow::generate::generate_with;
-use dungeonflow::layout::ShapeTable;
+use dungeonflow::SourceFile;
+use dungeonflow::internals::edgar;
+use dungeonflow::internals::flow::{Flow, load_flow_file, validate_flow};
+use dungeonflow::internals::generate::generate_with;
+use dungeonflow::internals::layout::ShapeTable;
+use dungeonflow::internals::project::Project;
+use dungeonflow::internals::puzzle::{Puzzle, analyse};
+use dungeonflow::internals::rooms::load_room_file;
 use dungeonflow::level::Level;
-use dungeonflow::project::Project;
-use dungeonflow::puzzle::{Puzzle, analyse};
-use dungeonflow::rooms::load_room_file;
-use dungeonflow::{SourceFile, edgar};
 
 /// Most rooms an expanded fuzzed flow may have to be generated: keeps
 /// one input to a fraction of a second (larger flows are expanded only).
@@ -105,7 +106,8 @@ pub fn expansion(data: &[u8]) {
     };
     if flow.graph().is_some() {
         let library = &bundled().0.library;
-        let _ = dungeonflow::expand::expand(&flow, library, seed_of(data), &BTreeSet::new());
+        let _ =
+            dungeonflow::internals::expand::expand(&flow, library, seed_of(data), &BTreeSet::new());
     }
 }
 
@@ -120,12 +122,17 @@ pub fn generation(data: &[u8]) {
     let (project, table) = bundled();
     let seed = seed_of(data);
     if flow.graph().is_some() {
-        match dungeonflow::expand::expand(&flow, &project.library, seed, &BTreeSet::new()) {
+        match dungeonflow::internals::expand::expand(
+            &flow,
+            &project.library,
+            seed,
+            &BTreeSet::new(),
+        ) {
             Ok(graph) if graph.len() <= MOST_GENERATED_ROOMS => {}
             _ => return,
         }
     }
-    if let Ok(generated) = generate_with(&flow, &project.library, table, seed, &BTreeSet::new())
+    if let Ok(generated) = generate_with(&flow, &project.library, table, seed, &Default::default())
         && let Err(e) = generated.level.check()
     {
         panic!("a generated level breaks an invariant: {e}");

@@ -27,6 +27,41 @@ pub const GRAPH_TRIES: u32 = 10;
 /// Attempts a flow needs for its second half to use a fresh expansion.
 const MIN_ATTEMPTS_TO_REEXPAND: u32 = 10;
 
+/// What a caller may set for one generation, beyond the flow and the seed.
+///
+/// ```
+/// let options = dungeonflow::Options::default()
+///     .flag("met_merchant")
+///     .max_attempts(10);
+/// assert!(options.flags.contains("met_merchant"));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Options {
+    /// Prerequisite flags: injection rules with `requires: NAME` fire only
+    /// when `NAME` is here (e.g. a story event the player has reached).
+    pub flags: BTreeSet<String>,
+    /// At most this many layout attempts, fewer than the flow's own
+    /// `layout: { attempts }` when a game must bound its loading time
+    /// (`None`: the flow's). The level work budget still applies. Isaac and
+    /// scatter floors keep their own bounds.
+    pub max_attempts: Option<u32>,
+}
+
+impl Options {
+    /// Adds the prerequisite flag `name`.
+    pub fn flag(mut self, name: impl Into<String>) -> Self {
+        self.flags.insert(name.into());
+        self
+    }
+
+    /// Caps the layout attempts at `attempts` (at least 1).
+    pub fn max_attempts(mut self, attempts: u32) -> Self {
+        self.max_attempts = Some(attempts.max(1));
+        self
+    }
+}
+
 /// A generated level with what led to it.
 #[derive(Clone, Debug)]
 pub struct Generated {
@@ -122,10 +157,10 @@ pub fn generate(
     flow: &Flow,
     library: &RoomLibrary,
     seed: u64,
-    flags: &BTreeSet<String>,
+    options: &Options,
 ) -> Result<Generated, Diagnostic> {
     let table = ShapeTable::new(library);
-    generate_with(flow, library, &table, seed, flags)
+    generate_with(flow, library, &table, seed, options)
 }
 
 /// A solvable graph and its analysis: the one of `seed`, else of seeds
@@ -176,8 +211,9 @@ pub fn generate_with(
     library: &RoomLibrary,
     table: &ShapeTable,
     seed: u64,
-    flags: &BTreeSet<String>,
+    options: &Options,
 ) -> Result<Generated, Diagnostic> {
+    let flags = &options.flags;
     if let Some(direct) = direct_generator(flow) {
         let (level, attempts) = direct.level(flow, seed)?;
         let analysis = analyse(&Puzzle::from_level(&level));
@@ -195,7 +231,10 @@ pub fn generate_with(
     let mut decomposition = decompose(&graph);
     let mut enclosed = !enclosures(&graph, &decomposition).is_empty();
     let mut last = None;
-    let attempts = params.attempts.max(1);
+    let attempts = options
+        .max_attempts
+        .map_or(params.attempts, |cap| params.attempts.min(cap))
+        .max(1);
     let mut work = level_budget(graph.len(), &decomposition);
     let mut made = 0;
     for attempt in 0..attempts {
@@ -375,7 +414,7 @@ mod tests {
     fn a_level_missing_a_key_does_not_carry_its_graph() {
         let project = crate::Project::bundled();
         let flow = project.flow("keys_and_locks").expect("bundled flow");
-        let g = generate(flow, &project.library, 3, &BTreeSet::new()).expect("a level");
+        let g = generate(flow, &project.library, 3, &Options::default()).expect("a level");
         let graph = g.graph.expect("a flow level has a graph");
         let mut level = g.level;
         assert!(!level.items.is_empty(), "the flow places keys");

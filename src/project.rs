@@ -8,9 +8,11 @@ use std::sync::Arc;
 use include_dir::{Dir, include_dir};
 
 use crate::diag::{BUNDLED_PREFIX, Diagnostic, SourceFile};
+use crate::error::Error;
 use crate::files::Visited;
 pub use crate::files::read_text;
 use crate::flow::{CHAIN_LETTERS, Flow, Generator, NodeKind, load_flow_file, validate_flow};
+use crate::generate::Options;
 use crate::level::Level;
 use crate::rooms::{RoomLibrary, RoomTemplate, load_room_file};
 
@@ -73,9 +75,12 @@ impl Source {
 /// Everything loaded: templates and flows, plus what was wrong with them.
 #[derive(Debug, Default)]
 pub struct Project {
-    /// All room templates.
+    /// All room templates (engine internals: see [`Project::template_names`]).
+    #[doc(hidden)]
     pub library: RoomLibrary,
-    /// Usable (error-free) flows by name; later layers override earlier ones.
+    /// Usable (error-free) flows by name; later layers override earlier ones
+    /// (engine internals: see [`Project::flow_names`]).
+    #[doc(hidden)]
     pub flows: BTreeMap<String, Flow>,
     /// Every diagnostic found while loading and validating.
     pub diagnostics: Vec<Diagnostic>,
@@ -307,14 +312,52 @@ impl Project {
         ])
     }
 
-    /// Generates the level of flow `name` for `seed`, with no injection
-    /// flags: the one call a snapshot test of a flow needs. Errors are the
-    /// flow's diagnostics (render them with [`Diagnostic::render`]).
-    pub fn generate(&self, name: &str, seed: u64) -> Result<Level, Vec<Diagnostic>> {
-        let flow = self.find_flow(name)?;
-        crate::generate::generate(flow, &self.library, seed, &Default::default())
+    /// Generates the level of flow `name` (a flow's name or its file's path)
+    /// for `seed`, with default [`Options`]: the one call a game or a
+    /// snapshot test needs. The same project, flow and seed give the same
+    /// level on every machine.
+    pub fn generate(&self, name: &str, seed: u64) -> Result<Level, Error> {
+        self.generate_with(name, seed, &Options::default())
+    }
+
+    /// [`Project::generate`] with injection flags and limits.
+    pub fn generate_with(&self, name: &str, seed: u64, options: &Options) -> Result<Level, Error> {
+        let flow = self.find_flow(name).map_err(Error::Invalid)?;
+        crate::generate::generate(flow, &self.library, seed, options)
             .map(|g| g.level)
-            .map_err(|d| vec![d])
+            .map_err(|diagnostic| Error::Generation {
+                flow: flow.name.value.clone(),
+                seed,
+                diagnostic: Box::new(diagnostic),
+            })
+    }
+
+    /// `Ok` when no file of the project has an error (warnings are kept in
+    /// [`Project::diagnostics`]), else every error found while loading and
+    /// validating.
+    pub fn check(&self) -> Result<(), Error> {
+        let errors: Vec<Diagnostic> = self
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .cloned()
+            .collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::Invalid(errors))
+        }
+    }
+
+    /// The names of the usable (error-free) flows, sorted.
+    pub fn flow_names(&self) -> impl Iterator<Item = &str> {
+        self.flows.keys().map(String::as_str)
+    }
+
+    /// The names of the room templates (rotated and mirrored variants
+    /// included, as `name@rotate90`).
+    pub fn template_names(&self) -> impl Iterator<Item = &str> {
+        self.library.names()
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use dungeonflow::project::{FileKind, Project, Source, read_text};
+use dungeonflow::internals::project::{FileKind, Project, Source, read_text};
 use dungeonflow::{Diagnostic, SourceFile};
 
 fn bad_files() -> Vec<(PathBuf, FileKind)> {
@@ -45,7 +45,7 @@ fn diagnostics_for(path: &Path, kind: FileKind) -> Vec<Diagnostic> {
             bundled: false,
         });
     }
-    let mut bundled = dungeonflow::project::bundled_sources();
+    let mut bundled = dungeonflow::internals::project::bundled_sources();
     bundled.retain(|s| s.kind == FileKind::Room);
     let project = Project::from_layers(vec![bundled, layer]);
     project
@@ -116,7 +116,7 @@ fn a_key_that_opens_nothing_is_named_in_its_warning() {
         kind: FileKind::Flow,
         bundled: false,
     }];
-    let mut bundled = dungeonflow::project::bundled_sources();
+    let mut bundled = dungeonflow::internals::project::bundled_sources();
     bundled.retain(|s| s.kind == FileKind::Room);
     let project = Project::from_layers(vec![bundled, layer]);
     let warning = project

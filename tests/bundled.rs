@@ -3,7 +3,7 @@
 //! level of 15 to 30 rooms.
 
 use dungeonflow::Project;
-use dungeonflow::expand::expand;
+use dungeonflow::internals::expand::expand;
 
 #[test]
 fn bundled_content_validates_without_diagnostics() {
@@ -21,7 +21,7 @@ fn bundled_content_is_large_enough() {
     let project = Project::bundled();
     assert!(project.library.templates().len() >= 60);
     assert!(project.flows.len() >= 8);
-    for &category in dungeonflow::category::BUILTIN {
+    for &category in dungeonflow::internals::category::BUILTIN {
         assert!(
             project.library.candidates(category, &[]).count() >= 3,
             "few `{category}` templates"
@@ -37,7 +37,7 @@ fn bundled_content_is_large_enough() {
         .library
         .templates()
         .iter()
-        .filter(|t| t.tiles.contains(&dungeonflow::rooms::Tile::Void))
+        .filter(|t| t.tiles.contains(&dungeonflow::internals::rooms::Tile::Void))
         .count();
     assert!(shaped >= 10, "only {shaped} non-rectangular templates");
 }

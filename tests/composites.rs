@@ -6,8 +6,8 @@
 use std::collections::BTreeSet;
 
 use dungeonflow::Project;
-use dungeonflow::expand::expand;
-use dungeonflow::graph::{CompositeKind, decompose, ears_from, enclosures};
+use dungeonflow::internals::expand::expand;
+use dungeonflow::internals::graph::{CompositeKind, decompose, ears_from, enclosures};
 
 #[path = "support/project.rs"]
 mod project;
@@ -70,7 +70,7 @@ fn ears_from_any_room_cover_the_loop_composite() {
 
 #[test]
 fn the_split_covers_every_edge_once_and_starts_from_a_smallest_cycle() {
-    use dungeonflow::graph::{EdgeKind, smallest_cycle};
+    use dungeonflow::internals::graph::{EdgeKind, smallest_cycle};
     use petgraph::visit::EdgeRef;
 
     let project = Project::bundled();

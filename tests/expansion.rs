@@ -7,10 +7,10 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 mod project;
 use project::project_with;
 
-use dungeonflow::expand::expand;
-use dungeonflow::flow::{Flow, NodeKind};
-use dungeonflow::graph::{EdgeKind, LevelGraph, Origin};
-use dungeonflow::project::Project;
+use dungeonflow::internals::expand::expand;
+use dungeonflow::internals::flow::{Flow, NodeKind};
+use dungeonflow::internals::graph::{EdgeKind, LevelGraph, Origin};
+use dungeonflow::internals::project::Project;
 
 #[path = "support/suite.rs"]
 mod suite;
@@ -137,7 +137,7 @@ fn check_properties(flow: &Flow, project: &Project, seed: u64) {
         .count();
     if wings == 0 {
         // Without warps the physical edges alone connect everything.
-        assert!(dungeonflow::layout::physical_edges(&g).len() + 1 >= g.len());
+        assert!(dungeonflow::internals::layout::physical_edges(&g).len() + 1 >= g.len());
     }
     // Every room's template has enough usable exits for its connections.
     for n in g.graph.node_indices() {
@@ -260,7 +260,7 @@ fn an_impossible_injection_is_a_diagnostic() {
 
 #[test]
 fn templates_seen_in_earlier_levels_come_back_less_often() {
-    use dungeonflow::expand::{TemplateHistory, expand_with_history};
+    use dungeonflow::internals::expand::{TemplateHistory, expand_with_history};
     let p =
         project_with("name: t\nnodes:\n  start: entrance\n  a: normal\nedges:\n  - start -> a\n");
     let flow = p.flow("t").expect("flow");

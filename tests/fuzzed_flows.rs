@@ -5,9 +5,9 @@
 //! diagnostic; never a panic. Each layout is bounded by its work budget.
 
 use dungeonflow::SourceFile;
-use dungeonflow::generate::generate_with;
-use dungeonflow::layout::ShapeTable;
-use dungeonflow::project::{FileKind, Project, Source, bundled_sources};
+use dungeonflow::internals::generate::generate_with;
+use dungeonflow::internals::layout::ShapeTable;
+use dungeonflow::internals::project::{FileKind, Project, Source, bundled_sources};
 use proptest::prelude::*;
 
 #[path = "support/suite.rs"]

@@ -7,10 +7,10 @@
 
 use std::collections::BTreeMap;
 
-use dungeonflow::generate::generate_with;
-use dungeonflow::layout::ShapeTable;
+use dungeonflow::internals::generate::generate_with;
+use dungeonflow::internals::layout::ShapeTable;
+use dungeonflow::internals::project::Project;
 use dungeonflow::level::ConnectionKind;
-use dungeonflow::project::Project;
 
 // The bench draws every family; these tests draw some.
 #[allow(dead_code)]
@@ -206,9 +206,13 @@ fn a_graph_that_cannot_be_drawn_is_refused_before_any_layout() {
     let table = ShapeTable::new(&project.library);
     let mut refused = Vec::new();
     for seed in 0..12 {
-        let expanded =
-            dungeonflow::expand::expand(flow, &project.library, seed, &Default::default())
-                .expect("expands");
+        let expanded = dungeonflow::internals::expand::expand(
+            flow,
+            &project.library,
+            seed,
+            &Default::default(),
+        )
+        .expect("expands");
         if expanded.find("e").is_none() {
             continue; // K4 and its paths: drawable
         }
@@ -225,13 +229,13 @@ fn a_graph_that_cannot_be_drawn_is_refused_before_any_layout() {
 fn validate_refuses_a_k5_every_level_keeps() {
     let always = MAYBE_K5.replace("e: { category: hub, chance: 0.5 }", "e: hub");
     let project = Project::from_layers(vec![
-        dungeonflow::project::bundled_sources()
+        dungeonflow::internals::project::bundled_sources()
             .into_iter()
-            .filter(|s| s.kind == dungeonflow::project::FileKind::Room)
+            .filter(|s| s.kind == dungeonflow::internals::project::FileKind::Room)
             .collect(),
-        vec![dungeonflow::project::Source {
+        vec![dungeonflow::internals::project::Source {
             file: dungeonflow::SourceFile::new("k5.yaml", always),
-            kind: dungeonflow::project::FileKind::Flow,
+            kind: dungeonflow::internals::project::FileKind::Flow,
             bundled: false,
         }],
     ]);

@@ -6,7 +6,7 @@
 use std::collections::{BTreeSet, VecDeque};
 
 use dungeonflow::Project;
-use dungeonflow::generate::generate;
+use dungeonflow::internals::generate::generate;
 use dungeonflow::level::{ConnectionKind, Level, TileKind};
 
 /// The corridor tiles 4-connected to `start`.

@@ -4,8 +4,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use dungeonflow::flow::{IsaacParams, IsaacVariant};
-use dungeonflow::isaac::{FloorPlan, RoomKind, Shape, plan};
+use dungeonflow::internals::flow::{IsaacParams, IsaacVariant};
+use dungeonflow::internals::isaac::{FloorPlan, RoomKind, Shape, plan};
 
 #[path = "support/suite.rs"]
 mod suite;
@@ -455,7 +455,7 @@ fn bundled_isaac_levels_pass_the_level_checks_and_repeat_by_seed() {
                     "{name} {seed}: not repeatable"
                 );
                 let minimap = dungeonflow::render::render_minimap(&level).unwrap();
-                let rows = (level.height / dungeonflow::isaac::CELL_HEIGHT) as usize;
+                let rows = (level.height / dungeonflow::internals::isaac::CELL_HEIGHT) as usize;
                 let marked: String = minimap.lines().skip(1).take(rows).collect();
                 assert_eq!(marked.matches('S').count(), 1, "{name} {seed}: {minimap}");
                 assert!(
@@ -473,9 +473,9 @@ fn a_floor_out_of_attempts_says_why() {
     // Rebirth's first floor needs 5 dead ends from 8 or 9 rooms, so many
     // first tries fail.
     let seed = (0..1_000)
-        .find(|&s| dungeonflow::isaac::plan_within(&p, s, 1).is_err())
+        .find(|&s| dungeonflow::internals::isaac::plan_within(&p, s, 1).is_err())
         .expect("a seed whose first try fails");
-    let failure = dungeonflow::isaac::plan_within(&p, seed, 1).unwrap_err();
+    let failure = dungeonflow::internals::isaac::plan_within(&p, seed, 1).unwrap_err();
     assert_eq!(failure.attempts, 1);
     assert_eq!(failure.reasons.values().sum::<u32>(), 1);
     assert!(plan(&p, seed).unwrap().restarts >= 1);
@@ -489,7 +489,7 @@ fn a_floor_out_of_attempts_says_why() {
     .unwrap();
     let project = dungeonflow::Project::load(&[path]);
     let flow = project.flow("first").unwrap();
-    let Err(d) = dungeonflow::isaac::floor(&p, flow, seed, 1) else {
+    let Err(d) = dungeonflow::internals::isaac::floor(&p, flow, seed, 1) else {
         panic!("one attempt should not be enough for seed {seed}");
     };
     assert_eq!(d.code, "isaac::no-floor");

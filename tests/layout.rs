@@ -3,8 +3,8 @@
 
 use dungeonflow::Project;
 use dungeonflow::SourceFile;
-use dungeonflow::generate::generate;
-use dungeonflow::project::{FileKind, Source};
+use dungeonflow::internals::generate::generate;
+use dungeonflow::internals::project::{FileKind, Source};
 
 #[path = "support/suite.rs"]
 mod suite;
@@ -72,16 +72,17 @@ fn theta_flow(branch: usize) -> String {
 }
 
 /// [`theta_flow`] with chains of `branch` rooms, expanded with seed 0.
-fn expanded_theta(branch: usize) -> dungeonflow::graph::LevelGraph {
+fn expanded_theta(branch: usize) -> dungeonflow::internals::graph::LevelGraph {
     let project = bundled_rooms_and("theta.yaml", &theta_flow(branch));
     let flow = project.flow("theta").expect("flow");
-    dungeonflow::expand::expand(flow, &project.library, 0, &Default::default()).expect("expands")
+    dungeonflow::internals::expand::expand(flow, &project.library, 0, &Default::default())
+        .expect("expands")
 }
 
 /// A project of the bundled room templates and one flow, `flow`, read from
 /// a file called `file`.
 fn bundled_rooms_and(file: &str, flow: &str) -> Project {
-    let mut layer = dungeonflow::project::bundled_sources();
+    let mut layer = dungeonflow::internals::project::bundled_sources();
     layer.retain(|s| s.kind == FileKind::Room);
     let project = Project::from_layers(vec![
         layer,
@@ -97,7 +98,7 @@ fn bundled_rooms_and(file: &str, flow: &str) -> Project {
 
 #[test]
 fn a_theta_with_branches_on_every_path_encloses_one_of_them() {
-    use dungeonflow::graph::{decompose, enclosures};
+    use dungeonflow::internals::graph::{decompose, enclosures};
     let graph = expanded_theta(2);
     let found = enclosures(&graph, &decompose(&graph));
     assert_eq!(found.len(), 1, "{found:?}");
@@ -143,8 +144,8 @@ fn a_failed_layout_names_the_rooms_a_theta_encloses() {
 
 #[test]
 fn rollback_clears_the_exit_flags_set_since_the_mark() {
-    use dungeonflow::geom::Pos;
-    use dungeonflow::layout::{Canvas, ShapeTable};
+    use dungeonflow::internals::geom::Pos;
+    use dungeonflow::internals::layout::{Canvas, ShapeTable};
     use petgraph::graph::NodeIndex;
 
     let project = Project::bundled();
@@ -172,9 +173,9 @@ fn rollback_clears_the_exit_flags_set_since_the_mark() {
 
 #[test]
 fn the_tile_bitmaps_agree_with_rooms_corridors_and_hall_rings_through_adds_and_rollbacks() {
-    use dungeonflow::geom::Pos;
-    use dungeonflow::layout::{Canvas, ShapeTable};
-    use dungeonflow::rng::Rng;
+    use dungeonflow::internals::geom::Pos;
+    use dungeonflow::internals::layout::{Canvas, ShapeTable};
+    use dungeonflow::internals::rng::Rng;
     use petgraph::graph::NodeIndex;
 
     let project = Project::bundled();
@@ -280,8 +281,8 @@ fn the_tile_bitmaps_agree_with_rooms_corridors_and_hall_rings_through_adds_and_r
 
 #[test]
 fn a_hub_with_five_children_lays_out_for_every_seed() {
-    use dungeonflow::generate::generate_with;
-    use dungeonflow::layout::ShapeTable;
+    use dungeonflow::internals::generate::generate_with;
+    use dungeonflow::internals::layout::ShapeTable;
 
     // Bundled hub templates have few more exits than the hub's six links,
     // some on one wall: not every child fits against the hub door to door.
@@ -316,9 +317,9 @@ fn a_hub_with_five_children_lays_out_for_every_seed() {
 
 #[test]
 fn a_shape_covers_a_rectangle_exactly_when_a_footprint_cell_lies_in_it() {
-    use dungeonflow::geom::Pos;
-    use dungeonflow::layout::ShapeTable;
-    use dungeonflow::rng::Rng;
+    use dungeonflow::internals::geom::Pos;
+    use dungeonflow::internals::layout::ShapeTable;
+    use dungeonflow::internals::rng::Rng;
 
     let project = Project::bundled();
     let table = ShapeTable::new(&project.library);
@@ -383,8 +384,8 @@ fn ribbon_flow(rings: usize) -> String {
 
 #[test]
 fn a_ribbon_of_fifty_loops_lays_out_within_a_few_attempts() {
-    use dungeonflow::generate::generate_with;
-    use dungeonflow::layout::ShapeTable;
+    use dungeonflow::internals::generate::generate_with;
+    use dungeonflow::internals::layout::ShapeTable;
 
     // 351 rooms in 50 loops and their chains. The assembly
     // grows the map as a front: before it, 8 seeds took 7.5 layout
@@ -410,8 +411,8 @@ fn a_ribbon_of_fifty_loops_lays_out_within_a_few_attempts() {
 
 #[test]
 fn a_thousand_room_graph_whose_loops_share_no_room_lays_out() {
-    use dungeonflow::generate::generate_with;
-    use dungeonflow::layout::ShapeTable;
+    use dungeonflow::internals::generate::generate_with;
+    use dungeonflow::internals::layout::ShapeTable;
     use scaling::{Loops, scaling_flow};
 
     // 1,000 rooms, 100 loops (generator seed 100,002, the hardest of the
@@ -446,7 +447,7 @@ fn a_thousand_room_graph_whose_loops_share_no_room_lays_out() {
 
 #[test]
 fn dead_end_branches_are_the_composites_joined_by_a_single_link() {
-    use dungeonflow::graph::decompose;
+    use dungeonflow::internals::graph::decompose;
     let graph = expanded_theta(2);
     let d = decompose(&graph);
     let node = |id: &str| {

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use dungeonflow::Project;
-use dungeonflow::generate::generate;
+use dungeonflow::internals::generate::generate;
 use dungeonflow::level::ConnectionKind;
 
 #[path = "support/suite.rs"]

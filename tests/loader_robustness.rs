@@ -2,8 +2,8 @@
 //! mutated line by line and byte by byte, through decoding and validation.
 
 use dungeonflow::SourceFile;
-use dungeonflow::flow::load_flow_file;
-use dungeonflow::project::{Project, bundled_sources};
+use dungeonflow::internals::flow::load_flow_file;
+use dungeonflow::internals::project::{Project, bundled_sources};
 use proptest::prelude::*;
 
 /// The fuzz targets' bodies: the loaders and the level reader and solver

@@ -5,9 +5,9 @@
 use std::collections::BTreeSet;
 
 use dungeonflow::Project;
+use dungeonflow::internals::project::Source;
+use dungeonflow::internals::properties::PropertyValue;
 use dungeonflow::level::{Level, TileKind};
-use dungeonflow::project::Source;
-use dungeonflow::properties::PropertyValue;
 use dungeonflow::render::render_tiled;
 use serde_json::Value;
 

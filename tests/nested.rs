@@ -5,10 +5,10 @@
 use std::collections::BTreeMap;
 
 use dungeonflow::Project;
-use dungeonflow::flow::{Generator, NestedOrdering, NestedParams};
-use dungeonflow::generate::GraphSource;
-use dungeonflow::graph::{LevelGraph, Origin};
-use dungeonflow::puzzle::nested::MAX_ROOMS;
+use dungeonflow::internals::flow::{Generator, NestedOrdering, NestedParams};
+use dungeonflow::internals::generate::GraphSource;
+use dungeonflow::internals::graph::{LevelGraph, Origin};
+use dungeonflow::internals::puzzle::nested::MAX_ROOMS;
 use petgraph::graph::NodeIndex;
 use petgraph::visit::EdgeRef;
 

@@ -55,7 +55,7 @@ fn png_has_one_square_per_tile_in_the_right_colours() {
                 .expect("a floor cell");
             assert_eq!(
                 centre(&image, floor[0], floor[1], 10),
-                dungeonflow::category::colour(&room.category),
+                dungeonflow::internals::category::colour(&room.category),
                 "floor of {}",
                 room.id
             );
@@ -195,7 +195,7 @@ fn svg_parses_and_has_a_shape_per_room_door_key_and_edge() {
                 node.attribute("data-category"),
                 Some(room.category.as_str())
             );
-            let fill = dungeonflow::category::colour_hex(&room.category);
+            let fill = dungeonflow::internals::category::colour_hex(&room.category);
             assert_eq!(node.attribute("fill"), Some(fill.as_str()));
         }
         let doors =

@@ -10,12 +10,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use dungeonflow::Project;
 use dungeonflow::SourceFile;
-use dungeonflow::flow::{Flow, Generator, Region, ScatterParams, SizeDistribution};
-use dungeonflow::generate::generate;
-use dungeonflow::geom::Pos;
+use dungeonflow::internals::flow::{Flow, Generator, Region, ScatterParams, SizeDistribution};
+use dungeonflow::internals::generate::generate;
+use dungeonflow::internals::geom::Pos;
+use dungeonflow::internals::project::{FileKind, Source};
+use dungeonflow::internals::scatter::{self, MAIN_TEMPLATE, Plan, Rect, Shape};
 use dungeonflow::level::Level;
-use dungeonflow::project::{FileKind, Source};
-use dungeonflow::scatter::{self, MAIN_TEMPLATE, Plan, Rect, Shape};
 
 #[path = "support/suite.rs"]
 mod suite;

@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use dungeonflow::SourceFile;
-use dungeonflow::flow::load_flow_file;
-use dungeonflow::rooms::load_room_file;
-use dungeonflow::schema::{DRAFT, flow_schema, room_schema};
+use dungeonflow::internals::flow::load_flow_file;
+use dungeonflow::internals::rooms::load_room_file;
+use dungeonflow::internals::schema::{DRAFT, flow_schema, room_schema};
 use jsonschema::Validator;
 use serde_json::{Value, json};
 

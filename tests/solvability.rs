@@ -14,11 +14,11 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use dungeonflow::Project;
-use dungeonflow::flow::Flow;
-use dungeonflow::generate::{Generated, generate_with};
-use dungeonflow::layout::ShapeTable;
+use dungeonflow::internals::flow::Flow;
+use dungeonflow::internals::generate::{Generated, generate_with};
+use dungeonflow::internals::layout::ShapeTable;
+use dungeonflow::internals::puzzle::{Puzzle, Step, analyse};
 use dungeonflow::level::Level;
-use dungeonflow::puzzle::{Puzzle, Step, analyse};
 use rayon::prelude::*;
 
 #[path = "support/suite.rs"]
@@ -309,7 +309,7 @@ fn the_other_flows_with_locks_are_always_solvable() {
                 && f.graph().is_some_and(|g| {
                     g.nodes
                         .iter()
-                        .any(|n| matches!(n.door, dungeonflow::flow::Door::Locked(_)))
+                        .any(|n| matches!(n.door, dungeonflow::internals::flow::Door::Locked(_)))
                 })
         })
         .map(|(n, _)| n.as_str())

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Command;
 
 use dungeonflow::Project;
-use dungeonflow::generate::generate;
+use dungeonflow::internals::generate::generate;
 use dungeonflow::level::{ConnectionKind, Level, TileKind};
 use dungeonflow::render::{TiledExport, render_tiled, render_tmx, write_atomic};
 use image::RgbaImage;

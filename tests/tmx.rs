@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use dungeonflow::Project;
-use dungeonflow::generate::generate;
+use dungeonflow::internals::generate::generate;
 use dungeonflow::level::{ConnectionKind, Level, TileKind};
 use dungeonflow::render::{render_tmx, write_atomic};
 use tiled::{LayerType, Loader, ObjectShape, PropertyValue};
@@ -215,8 +215,8 @@ fn the_tiled_crate_reads_every_generator_s_levels() {
 
 #[test]
 fn markers_and_designer_properties_read_back_with_their_types() {
+    use dungeonflow::internals::properties::PropertyValue as P;
     use dungeonflow::level::Marker;
-    use dungeonflow::properties::PropertyValue as P;
     let mut level = level(&Project::bundled(), "keys_and_locks", 1);
     let room = level.rooms[1].clone();
     let [x, y] = room.cells[room.cells.len() / 2];

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use dungeonflow::Project;
-use dungeonflow::project::Source;
+use dungeonflow::internals::project::Source;
 
 #[path = "support/suite.rs"]
 mod suite;
@@ -125,7 +125,9 @@ fn a_turned_template_is_still_the_same_template_for_using_each_once() {
         .generate("bends", 1)
         .expect_err("one normal template for four rooms");
     assert!(
-        err.iter().any(|d| d.code == "expand::category-dry"),
+        err.diagnostics()
+            .iter()
+            .any(|d| d.code == "expand::category-dry"),
         "{err:?}"
     );
     let one = once.replace("chain: 4", "chain: 1");

@@ -55,7 +55,11 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
     let project = args.project.load(args.flow.as_deref())?;
     let flow = pick_flow(&project, args.flow.as_deref())?;
     let seed = args.seed.unwrap_or_else(random_seed);
-    let generated = crate::generate::generate(flow, &project.library, seed, &flag_set(&args.flags))
+    let generation = crate::generate::Options {
+        flags: flag_set(&args.flags),
+        ..Default::default()
+    };
+    let generated = crate::generate::generate(flow, &project.library, seed, &generation)
         .map_err(|d| vec![d])?;
     let options = RenderOptions {
         labels: args.labels,

@@ -223,7 +223,7 @@ fn absorbable_in<'l>(
     }
 }
 
-/// The [`plan`] of `ears`, an ear order of composite `comp` of `d`: for
+/// The `plan` of `ears`, an ear order of composite `comp` of `d`: for
 /// each ear, the linked rooms it encloses (whose dead-end branches the
 /// layout grows with the composite).
 pub fn enclosure_plan(
@@ -273,8 +273,8 @@ pub fn open_ear_orders(level: &LevelGraph, d: &mut Decomposition) {
 }
 
 /// Other ear orders of loop composite `comp` of `d` (its first order,
-/// `ears`, excluded): those of [`distinct_ear_orders`] that enclose no room
-/// linked out of the composite first, then those with a [`plan`] enclosing
+/// `ears`, excluded): those of `distinct_ear_orders` that enclose no room
+/// linked out of the composite first, then those with a `plan` enclosing
 /// only dead-end branches, then (only when there are none of either) the
 /// rest. A layout that keeps failing for where its first cycle lies tries
 /// the composite drawn from another.
@@ -316,7 +316,7 @@ fn distinct_ear_orders(level: &LevelGraph, comp: &Composite, ears: &[Ear]) -> Ve
 }
 
 /// Every [`Enclosure`] of the loop composites of `d`: their ears added in
-/// order to an [`OuterFace`], a room counting as linked when it has a
+/// order to an `OuterFace`, a room counting as linked when it has a
 /// physical edge outside its composite.
 pub fn enclosures(level: &LevelGraph, d: &Decomposition) -> Vec<Enclosure> {
     let mut out = Vec::new();

@@ -101,7 +101,7 @@ impl ShapeTable {
     }
 }
 
-/// A planned attempt ([`radial`]) may spend this many [`attempt_budget`]s:
+/// A planned attempt (`radial`) may spend this many [`attempt_budget`]s:
 /// it routes a corridor for most rooms of a tree that needs one (a binary
 /// tree of 255 rooms: about 15 million units).
 pub const PLANNED_BUDGET_FACTOR: u64 = 16;
@@ -145,12 +145,12 @@ fn is_forest(d: &Decomposition) -> bool {
 /// One layout attempt (the `attempt`-th of its level): places every room
 /// of `level` on one map, spending at most its [`attempt_budget`] and what
 /// is left of `work` (which it lowers by what it spent). A forest's
-/// attempts are laid out on a plan ([`radial`]) but for every fourth (the
+/// attempts are laid out on a plan (`radial`) but for every fourth (the
 /// first included), which like every other level's goes composite by
 /// composite: most trees lay out on the first, with more direct doors. A
 /// level with loops goes composite by composite for its first attempts
-/// ([`drawn_round`]); then every second attempt lays it out on a drawing
-/// of its graph ([`drawn`]), which reaches graphs the composites cannot
+/// (`drawn_round`); then every second attempt lays it out on a drawing
+/// of its graph (`drawn`), which reaches graphs the composites cannot
 /// (branches inside loops, a third path between two rooms of a loop) at
 /// the cost of more corridors. `enclosed`: whether some composite of the
 /// level must have a linked room inside one of its loops (see
@@ -192,7 +192,7 @@ pub fn layout_once(
 }
 
 /// Attempts of a level with loops before the first laid out on a drawing
-/// of its graph ([`drawn`]) when some composite must enclose a linked
+/// of its graph (`drawn`) when some composite must enclose a linked
 /// room (the composites seldom manage it); from it, every second attempt
 /// is drawn.
 pub const DRAWN_FROM_ENCLOSED: usize = 5;

@@ -6,7 +6,7 @@
 //! farthest from it (a dead end where there is one) the boss, every other
 //! room `normal`, and from 50 rooms on templates may be reused.
 
-use dungeonflow::rng::Rng;
+use dungeonflow::internals::rng::Rng;
 
 /// Most links a generated room gets (the bundled normal rooms have four
 /// exits at most).

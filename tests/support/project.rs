@@ -1,7 +1,7 @@
 //! A project of the bundled room templates and one flow written in a test.
 
 use dungeonflow::SourceFile;
-use dungeonflow::project::{FileKind, Project, Source, bundled_sources};
+use dungeonflow::internals::project::{FileKind, Project, Source, bundled_sources};
 
 /// The bundled room templates plus `flow` (a flow file's text), checked to
 /// load without errors.

@@ -1,7 +1,7 @@
 //! The scaling graphs of the bench (`scaling/*`) and of the large-level
 //! tests: random trees of normal rooms plus about 10% loop edges.
 
-use dungeonflow::rng::Rng;
+use dungeonflow::internals::rng::Rng;
 
 /// How the loop edges of a [`scaling_flow`] may sit.
 #[derive(Clone, Copy, PartialEq, Eq)]
