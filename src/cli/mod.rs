@@ -1,10 +1,12 @@
 //! The command-line front: parses arguments and calls the library.
 
+mod bake;
 mod common;
 mod expand;
 mod generate;
 mod import_edgar;
 mod out;
+mod records;
 mod schema;
 mod solve;
 mod stats;
@@ -37,6 +39,8 @@ enum Command {
     Solve(solve::Args),
     /// Generate many seeds of a flow and report success rate, timings and level measures.
     Stats(stats::Args),
+    /// Generate a range of seeds (or one shard of it) into JSON Lines records or level files.
+    Bake(bake::Args),
     /// Expand a flow with a seed and print the graph of rooms (yaml, json or dot).
     Expand(expand::Args),
     /// Print the JSON Schema of flow or room files, for editor validation and completion.
@@ -53,6 +57,7 @@ pub fn run() -> ExitCode {
         Command::ImportEdgar(args) => import_edgar::run(&args),
         Command::Solve(args) => solve::run(&args),
         Command::Stats(args) => stats::run(&args),
+        Command::Bake(args) => bake::run(&args),
         Command::Schema(args) => schema::run(&args),
     };
     match result {

@@ -1,5 +1,7 @@
-//! `dungeonflow stats FLOW --seeds N [--threads T] [--json]`. Exits 1 when
-//! no seed lays out (the report then says "no level").
+//! `dungeonflow stats FLOW --seeds N [--threads T] [--json]`, or
+//! `dungeonflow stats [FLOW] --from FILE.jsonl...` to merge the records of
+//! `bake` runs (shards) into the same report. Exits 1 when no seed lays out
+//! (the report then says "no level").
 
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -19,8 +21,14 @@ pub const MAX_THREADS: u64 = 256;
 /// Arguments of `stats`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// A bundled flow's name or a flow file.
-    flow: String,
+    /// A bundled flow's name or a flow file (with `--from`: the flow whose
+    /// records to keep, when the files hold several).
+    #[arg(required_unless_present = "from")]
+    flow: Option<String>,
+    /// Merge the JSON Lines records of `bake` runs instead of generating
+    /// (a seed recorded twice counts once).
+    #[arg(long, num_args = 1.., value_name = "FILE.jsonl")]
+    from: Vec<std::path::PathBuf>,
     /// Seeds to run (0..N), 1 to 1,000,000.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=MAX_SEEDS))]
     seeds: u64,
@@ -36,8 +44,30 @@ pub struct Args {
 
 /// Runs the batch and prints the report.
 pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
-    let project = args.project.load(Some(&args.flow))?;
-    let flow = pick_flow(&project, Some(&args.flow))?;
+    let stats = if args.from.is_empty() {
+        generated(args)?
+    } else {
+        super::records::merge(&args.from, args.flow.as_deref())?
+    };
+    if args.json {
+        super::out::stdout(serde_json::to_string_pretty(&stats).unwrap_or_default() + "\n")?;
+    } else {
+        super::out::stdout(table(&stats))?;
+    }
+    // No level at all: nothing was measured, and a script must not take
+    // the run for a success.
+    Ok(if stats.succeeded == 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The report of seeds `0..N` generated now.
+fn generated(args: &Args) -> Result<Stats, Vec<Diagnostic>> {
+    let name = args.flow.as_deref();
+    let project = args.project.load(name)?;
+    let flow = pick_flow(&project, name)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0) as usize)
         .build()
@@ -55,18 +85,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    if args.json {
-        super::out::stdout(serde_json::to_string_pretty(&stats).unwrap_or_default() + "\n")?;
-    } else {
-        super::out::stdout(table(&stats))?;
-    }
-    // No level at all: nothing was measured, and a script must not take
-    // the run for a success.
-    Ok(if stats.succeeded == 0 {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(stats)
 }
 
 fn table(s: &Stats) -> String {
@@ -100,8 +119,11 @@ fn table(s: &Stats) -> String {
             m.min, m.median, m.p99, m.max, m.mean
         )
     };
+    match &s.time_ms {
+        Some(m) => out += &row("time per level (ms)", m),
+        None => out += "time per level (ms)   not recorded (bake with --timings)\n",
+    }
     for (name, m) in [
-        ("time per level (ms)", &s.time_ms),
         ("rooms", &s.rooms),
         ("direct door share", &s.direct_door_share),
         ("corridor tiles", &s.corridor_tiles),

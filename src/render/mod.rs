@@ -102,6 +102,15 @@ impl Format {
         .help(help))
     }
 
+    /// The extension of the files it writes (`txt` for the text formats
+    /// without one of their own).
+    pub fn extension(self) -> &'static str {
+        Self::EXTENSIONS
+            .iter()
+            .find(|(_, f)| *f == self)
+            .map_or("txt", |(e, _)| e)
+    }
+
     /// A few words naming the format.
     fn describe(self) -> &'static str {
         match self {
