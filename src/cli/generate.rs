@@ -140,7 +140,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
 
 /// A seed from the operating system's randomness (only when none is given;
 /// generation itself never reads time or global randomness).
-fn random_seed() -> u64 {
+pub(super) fn random_seed() -> u64 {
     use std::hash::{BuildHasher, RandomState};
     RandomState::new().hash_one(0x5eed_u64) % 1_000_000
 }

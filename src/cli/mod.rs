@@ -11,6 +11,7 @@ mod schema;
 mod solve;
 mod stats;
 mod validate;
+mod watch;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -41,6 +42,8 @@ enum Command {
     Stats(stats::Args),
     /// Generate a range of seeds (or one shard of it) into JSON Lines records or level files.
     Bake(bake::Args),
+    /// Write a level again whenever a flow or room file changes.
+    Watch(watch::Args),
     /// Expand a flow with a seed and print the graph of rooms (yaml, json or dot).
     Expand(expand::Args),
     /// Print the JSON Schema of flow or room files, for editor validation and completion.
@@ -58,6 +61,7 @@ pub fn run() -> ExitCode {
         Command::Solve(args) => solve::run(&args),
         Command::Stats(args) => stats::run(&args),
         Command::Bake(args) => bake::run(&args),
+        Command::Watch(args) => watch::run(&args),
         Command::Schema(args) => schema::run(&args),
     };
     match result {
