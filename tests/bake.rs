@@ -8,8 +8,11 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+#[path = "support/example_project.rs"]
+mod example;
 #[path = "support/suite.rs"]
 mod suite;
+use example::copy_example_to;
 
 fn df(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_dungeonflow"))
@@ -406,24 +409,14 @@ fn gnu_parallel_bakes_the_shards_of_the_guide() {
 
 #[test]
 fn the_inputs_hash_follows_the_files_contents_not_their_paths() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/embedding");
     let hash_in = |dir: &Path| {
         let out = df_ok(dir, &["bake", "crypt", "--seeds", "0..1"]);
         let v: Value = serde_json::from_slice(&out.stdout).expect("a record");
         v["inputs"].as_str().expect("a hash").to_owned()
     };
-    let copy = |to: &Path| {
-        for sub in ["flows", "rooms"] {
-            std::fs::create_dir_all(to.join(sub)).expect("mkdir");
-            for e in std::fs::read_dir(src.join(sub)).expect("read") {
-                let p = e.expect("entry").path();
-                std::fs::copy(&p, to.join(sub).join(p.file_name().expect("name"))).expect("copy");
-            }
-        }
-    };
     let (a, b) = (neutral(), neutral());
-    copy(a.path());
-    copy(&b.path().join("elsewhere"));
+    copy_example_to(a.path());
+    copy_example_to(&b.path().join("elsewhere"));
     let first = hash_in(a.path());
     assert!(
         first.starts_with("sha256:") && first.len() == 7 + 64,

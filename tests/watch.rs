@@ -7,20 +7,9 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// A project of its own: the embedding example's flow and rooms.
-fn project() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("tmp");
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/embedding");
-    for sub in ["flows", "rooms"] {
-        std::fs::create_dir_all(dir.path().join(sub)).expect("mkdir");
-        for e in std::fs::read_dir(src.join(sub)).expect("read") {
-            let p = e.expect("entry").path();
-            std::fs::copy(&p, dir.path().join(sub).join(p.file_name().expect("name")))
-                .expect("copy");
-        }
-    }
-    dir
-}
+#[path = "support/example_project.rs"]
+mod example;
+use example::example_project;
 
 /// The watching process, killed when dropped (a failed assertion too).
 struct Watching(Option<Child>);
@@ -81,7 +70,7 @@ fn rooms_in(file: &Path) -> Option<usize> {
 }
 
 fn follows_edits(extra: &[&str]) {
-    let dir = project();
+    let dir = example_project();
     let out = dir.path().join("level.json");
     let watching = start(dir.path(), extra);
     assert!(
@@ -139,7 +128,7 @@ fn polling_regenerates_the_level_too() {
 
 #[test]
 fn a_bad_output_extension_is_refused_at_once() {
-    let dir = project();
+    let dir = example_project();
     let out = Command::new(env!("CARGO_BIN_EXE_dungeonflow"))
         .current_dir(dir.path())
         .args(["watch", "crypt", "-o", "level.xyz"])

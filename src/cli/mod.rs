@@ -8,6 +8,7 @@ mod import_edgar;
 mod out;
 mod records;
 mod schema;
+mod serve;
 mod solve;
 mod stats;
 mod validate;
@@ -44,6 +45,8 @@ enum Command {
     Bake(bake::Args),
     /// Write a level again whenever a flow or room file changes.
     Watch(watch::Args),
+    /// Serve a local web page to browse a project's levels while editing it.
+    Serve(serve::Args),
     /// Expand a flow with a seed and print the graph of rooms (yaml, json or dot).
     Expand(expand::Args),
     /// Print the JSON Schema of flow or room files, for editor validation and completion.
@@ -62,6 +65,7 @@ pub fn run() -> ExitCode {
         Command::Stats(args) => stats::run(&args),
         Command::Bake(args) => bake::run(&args),
         Command::Watch(args) => watch::run(&args),
+        Command::Serve(args) => serve::run(&args),
         Command::Schema(args) => schema::run(&args),
     };
     match result {

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
 
 use notify::{Config, Event, PollWatcher, RecommendedWatcher, RecursiveMode, Watcher};
@@ -84,48 +84,8 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
         },
     };
     let (tx, rx) = channel();
-    let mut watcher: Box<dyn Watcher> = match (
-        args.poll,
-        RecommendedWatcher::new(tx.clone(), Config::default()),
-    ) {
-        (false, Ok(w)) => Box::new(w),
-        (asked, made) => {
-            if let (false, Err(e)) = (asked, made) {
-                super::out::stderr(&format!(
-                    "note: file events are unavailable ({e}); looking at the files every {} ms\n",
-                    POLL_EVERY.as_millis()
-                ));
-            }
-            let config = Config::default()
-                .with_poll_interval(POLL_EVERY)
-                .with_compare_contents(true);
-            Box::new(PollWatcher::new(tx, config).map_err(|e| {
-                vec![Diagnostic::error(
-                    "watch::unavailable",
-                    format!("cannot watch files: {e}"),
-                )]
-            })?)
-        }
-    };
     let watched = session.watched_paths();
-    if watched.is_empty() {
-        super::out::stderr(
-            "note: nothing to watch: give the flow or room files or folders (or run in a project folder with flows/ or rooms/)\n",
-        );
-    }
-    for path in &watched {
-        let mode = if path.is_dir() {
-            RecursiveMode::Recursive
-        } else {
-            RecursiveMode::NonRecursive
-        };
-        watcher.watch(path, mode).map_err(|e| {
-            vec![Diagnostic::error(
-                "watch::unavailable",
-                format!("cannot watch `{}`: {e}", path.display()),
-            )]
-        })?;
-    }
+    let _watcher = start_watching(&watched, args.poll, tx)?;
     super::out::stderr(&format!(
         "watching {} (seed {seed}); Ctrl-C stops\n",
         if watched.is_empty() {
@@ -147,9 +107,85 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A watcher of `paths` (folders recursively) sending its events to `tx`:
+/// the system's file events, or polling when `poll` is asked or events are
+/// unavailable. Watching stops when it is dropped.
+pub(super) fn start_watching(
+    paths: &[PathBuf],
+    poll: bool,
+    tx: Sender<notify::Result<Event>>,
+) -> Result<Box<dyn Watcher + Send>, Vec<Diagnostic>> {
+    let mut watcher: Box<dyn Watcher + Send> = match (
+        poll,
+        RecommendedWatcher::new(tx.clone(), Config::default()),
+    ) {
+        (false, Ok(w)) => Box::new(w),
+        (asked, made) => {
+            if let (false, Err(e)) = (asked, made) {
+                super::out::stderr(&format!(
+                    "note: file events are unavailable ({e}); looking at the files every {} ms\n",
+                    POLL_EVERY.as_millis()
+                ));
+            }
+            let config = Config::default()
+                .with_poll_interval(POLL_EVERY)
+                .with_compare_contents(true);
+            Box::new(PollWatcher::new(tx, config).map_err(|e| {
+                vec![Diagnostic::error(
+                    "watch::unavailable",
+                    format!("cannot watch files: {e}"),
+                )]
+            })?)
+        }
+    };
+    if paths.is_empty() {
+        super::out::stderr(
+            "note: nothing to watch: give the flow or room files or folders (or run in a project folder with flows/ or rooms/)\n",
+        );
+    }
+    for path in paths {
+        let mode = if path.is_dir() {
+            RecursiveMode::Recursive
+        } else {
+            RecursiveMode::NonRecursive
+        };
+        watcher.watch(path, mode).map_err(|e| {
+            vec![Diagnostic::error(
+                "watch::unavailable",
+                format!("cannot watch `{}`: {e}", path.display()),
+            )]
+        })?;
+    }
+    Ok(watcher)
+}
+
+/// The folders and files of a project (and the flow file, when `flow` is
+/// one) a change in which calls for a new level.
+pub(super) fn watched_paths(project: &ProjectArgs, flow: Option<&str>) -> Vec<PathBuf> {
+    let mut paths = super::common::project_paths(&project.paths);
+    if let Some(flow) = flow
+        && Path::new(flow).is_file()
+    {
+        paths.push(PathBuf::from(flow));
+    }
+    if let Some(dir) = paths.iter().find_map(|p| p.is_dir().then_some(p.clone()))
+        && let Some(parent) = dir.parent()
+    {
+        // The project file (`dungeonflow.yaml`) beside `flows/`.
+        let file = parent.join(crate::project::PROJECT_FILE);
+        if file.is_file() {
+            paths.push(file);
+        }
+    }
+    paths.retain(|p| p.exists());
+    paths.sort();
+    paths.dedup();
+    paths
+}
+
 /// Blocks until a flow or room file changes and the burst of events has
 /// settled; false when the watcher is gone.
-fn wait_for_change(rx: &Receiver<notify::Result<Event>>) -> bool {
+pub(super) fn wait_for_change(rx: &Receiver<notify::Result<Event>>) -> bool {
     loop {
         match rx.recv() {
             Ok(event) if touches_yaml(&event) => break,
@@ -194,23 +230,7 @@ struct Session {
 impl Session {
     /// The folders and files a change in which calls for a new level.
     fn watched_paths(&self) -> Vec<PathBuf> {
-        let mut paths = super::common::project_paths(&self.project.paths);
-        if Path::new(&self.flow).is_file() {
-            paths.push(PathBuf::from(&self.flow));
-        }
-        if let Some(dir) = paths.iter().find_map(|p| p.is_dir().then_some(p.clone()))
-            && let Some(parent) = dir.parent()
-        {
-            // The project file (`dungeonflow.yaml`) beside `flows/`.
-            let file = parent.join(crate::project::PROJECT_FILE);
-            if file.is_file() {
-                paths.push(file);
-            }
-        }
-        paths.retain(|p| p.exists());
-        paths.sort();
-        paths.dedup();
-        paths
+        watched_paths(&self.project, Some(&self.flow))
     }
 
     /// Loads the project, generates and writes the level, and prints what
