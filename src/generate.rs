@@ -213,6 +213,21 @@ pub fn generate_with(
     seed: u64,
     options: &Options,
 ) -> Result<Generated, Diagnostic> {
+    generate_keeping_partial(flow, library, table, seed, options, None)
+}
+
+/// [`generate_with`] that, when no attempt lays the level out, puts into
+/// `partial` the rooms the last described attempt had laid out on one map
+/// when it gave up (none when that attempt had none: a drawn or planned
+/// attempt, or a failure before layout), for a preview to draw.
+pub fn generate_keeping_partial(
+    flow: &Flow,
+    library: &RoomLibrary,
+    table: &ShapeTable,
+    seed: u64,
+    options: &Options,
+    mut partial: Option<&mut Option<Level>>,
+) -> Result<Generated, Diagnostic> {
     let flags = &options.flags;
     if let Some(direct) = direct_generator(flow) {
         let (level, attempts) = direct.level(flow, seed)?;
@@ -304,6 +319,12 @@ pub fn generate_with(
             // layout, which names the composite and the room that gave up.
             Err(f) => {
                 if !f.drawn() || last.is_none() {
+                    if let Some(keep) = partial.as_deref_mut() {
+                        *keep = f
+                            .partial
+                            .as_ref()
+                            .map(|map| build_level(&graph, library, table, map, source.name()));
+                    }
                     last = Some(f);
                 }
             }

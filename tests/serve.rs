@@ -17,7 +17,7 @@ mod example;
 mod http;
 #[path = "support/suite.rs"]
 mod suite;
-use example::example_project;
+use example::{add_trap, example_project};
 
 /// A running server, stopped when dropped.
 struct Server {
@@ -63,9 +63,10 @@ fn api(server: &Server, path: &str) -> Value {
 #[test]
 fn the_api_gives_levels_graphs_stats_and_diagnostics() {
     let dir = example_project();
+    add_trap(dir.path());
     let server = serve(dir.path());
     let p = api(&server, "/api/project");
-    assert_eq!(p["flows"], json!(["crypt"]));
+    assert_eq!(p["flows"], json!(["crypt", "trap"]));
     assert_eq!(p["default"], "crypt");
     let level = api(&server, "/api/level?flow=crypt&seed=2");
     assert_eq!(level["ok"], true, "{level}");
@@ -98,6 +99,16 @@ fn the_api_gives_levels_graphs_stats_and_diagnostics() {
         rooms.len(),
         "the expanded graph has the level's rooms"
     );
+    // A flow that does not lay out: the diagnostic, and the rooms placed
+    // when the layout gave up.
+    let trap = api(&server, "/api/level?flow=trap&seed=1");
+    assert_eq!(trap["ok"], false);
+    assert_eq!(trap["diagnostics"][0]["code"], "layout::failed");
+    let placed = trap["partial"]["rooms"].as_u64().expect("a partial layout");
+    assert!((4..10).contains(&placed), "{placed} of 10 rooms");
+    assert_eq!(trap["partial"]["of"], 10);
+    let partial_svg = trap["partial"]["svg"].as_str().expect("svg");
+    assert!(partial_svg.matches("data-id=\"").count() as u64 >= placed);
     let stats = api(&server, "/api/stats?flow=crypt&seeds=5");
     assert_eq!(
         (stats["seeds"].as_u64(), stats["succeeded"].as_u64()),
@@ -391,6 +402,7 @@ fn the_page_in_a_real_browser_follows_edits_within_two_seconds() {
         return;
     };
     let dir = example_project();
+    add_trap(dir.path());
     let server = serve(dir.path());
     browser.post(
         "url",
@@ -401,7 +413,7 @@ fn the_page_in_a_real_browser_follows_edits_within_two_seconds() {
     });
     assert_eq!(first["state"], "level", "{first}");
     assert_eq!(first["svg"], true, "the level SVG is drawn: {first}");
-    assert_eq!(first["flows"], json!(["crypt"]));
+    assert_eq!(first["flows"], json!(["crypt", "trap"]));
     assert!(
         first["diagnostics"]
             .as_str()
@@ -423,6 +435,27 @@ fn the_page_in_a_real_browser_follows_edits_within_two_seconds() {
     assert_eq!(path, 1, "the critical path is drawn");
     let shot = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/serve-page.png");
     browser.screenshot(&shot);
+    // A flow that does not lay out: the rooms placed when it gave up.
+    browser.run("const f = document.getElementById('flow'); f.value = 'trap'; f.dispatchEvent(new Event('change'));");
+    let trap = browser.wait(Duration::from_secs(20), STATE, |v| v["state"] == "partial");
+    assert_eq!(trap["state"], "partial", "{trap}");
+    assert_eq!(trap["svg"], true, "{trap}");
+    assert!(
+        trap["summary"]
+            .as_str()
+            .is_some_and(|t| t.contains("of 10")),
+        "{trap}"
+    );
+    assert!(
+        trap["diagnostics"]
+            .as_str()
+            .is_some_and(|t| t.contains("layout::failed")),
+        "{trap}"
+    );
+    browser
+        .screenshot(&Path::new(env!("CARGO_MANIFEST_DIR")).join("target/serve-page-partial.png"));
+    browser.run("const f = document.getElementById('flow'); f.value = 'crypt'; f.dispatchEvent(new Event('change'));");
+    browser.wait(Duration::from_secs(20), STATE, |v| v["state"] == "level");
     // An edit on disk shows on the page within 2 s.
     let flow = dir.path().join("flows/crypt.yaml");
     let text = std::fs::read_to_string(&flow).expect("flow");

@@ -99,6 +99,7 @@ pub fn layout_loop(
             ctx.params.corridor.0,
             ctx.params.corridor.1
         ),
+        partial: None,
     })
 }
 

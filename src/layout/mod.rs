@@ -236,9 +236,17 @@ fn place_all(ctx: &mut Ctx, d: &Decomposition) -> Result<Canvas, Failure> {
             continue;
         }
         placed[c] = true;
-        let mut island = lay_out(ctx, d, c, root, None)?;
+        // On failure, the bigger of the map so far and this island is the
+        // partial layout the diagnostic can show.
+        let mut island = lay_out(ctx, d, c, root, None).map_err(|f| f.on(map.as_ref()))?;
         mark_absorbed(d, &island, Mark::default(), &mut placed);
-        attach_all(ctx, d, &mut island, &mut placed, &links)?;
+        if let Err(f) = attach_all(ctx, d, &mut island, &mut placed, &links) {
+            let bigger = match &map {
+                Some(m) if m.rooms.len() >= island.rooms.len() => m,
+                _ => &island,
+            };
+            return Err(f.on(Some(bigger)));
+        }
         map = Some(match map {
             None => island,
             Some(mut m) => {
@@ -263,6 +271,7 @@ fn place_all(ctx: &mut Ctx, d: &Decomposition) -> Result<Canvas, Failure> {
                     "no corridor of {}..{} tiles joins `{}` and `{}`",
                     params.corridor.0, params.corridor.1, level.graph[a].id, level.graph[b].id
                 ),
+                partial: Some(Box::new(map)),
             });
         }
     }
@@ -519,6 +528,7 @@ fn attach_composite(
             ctx.level.graph[join.anchor].id,
             ctx.level.graph[join.host].id
         ),
+        partial: None,
     }))
 }
 

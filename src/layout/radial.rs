@@ -332,6 +332,7 @@ pub(super) fn place(ctx: &mut Ctx, d: &Decomposition, plan: &Plan) -> Result<Can
                 ),
                 (None, None) => format!("no template of `{}` serves its links", id(v)),
             },
+            partial: None,
         }
     };
     if !place_root(ctx, &mut canvas, root) {

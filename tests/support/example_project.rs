@@ -23,3 +23,23 @@ pub fn copy_example_to(to: &Path) {
         }
     }
 }
+
+/// Adds the flow `trap` to the project at `to`: a loop whose rooms each
+/// carry two `niche` rooms, whose only exit faces up, with corridors of 2
+/// or 3 tiles. The loop lays out and some niches attach, then the layout
+/// gives up while joining the rest (a partial layout to show).
+pub fn add_trap(to: &Path) {
+    std::fs::write(
+        to.join("rooms/niche.yaml"),
+        "name: niche\ncategory: secret\nart: |\n  ##A##\n  #...#\n  #####\n",
+    )
+    .expect("write");
+    let niches: String = (1..=6).map(|i| format!("  n{i}: secret\n")).collect();
+    std::fs::write(
+        to.join("flows/trap.yaml"),
+        format!(
+            "name: trap\nlayout: {{ corridor: 2..3, reuse_templates: true }}\nnodes:\n  gate: entrance\n  a: normal\n  b: normal\n  c: boss\n{niches}edges:\n  - gate -> a -> b -> c\n  - a -> n1\n  - a -> n2\n  - b -> n3\n  - b -> n4\n  - c -> n5\n  - c -> n6\nloops:\n  - c <-> gate\n"
+        ),
+    )
+    .expect("write");
+}

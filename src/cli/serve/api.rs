@@ -7,7 +7,8 @@ use serde_json::{Value, json};
 use super::State;
 use crate::diag::Diagnostic;
 use crate::flow::Flow;
-use crate::generate::{Options, generate};
+use crate::generate::{Options, generate_keeping_partial};
+use crate::layout::ShapeTable;
 use crate::project::Project;
 use crate::puzzle::{Puzzle, Step};
 use crate::render::{RenderOptions, render_svg};
@@ -98,9 +99,29 @@ pub fn level(state: &State, flow: Option<&str>, seed: Option<&str>) -> Value {
 
 fn level_of(project: &Project, flow: &Flow, seed: u64) -> Value {
     let start = std::time::Instant::now();
-    let generated = match generate(flow, &project.library, seed, &Options::default()) {
+    let table = ShapeTable::new(&project.library);
+    let mut partial = None;
+    let generated = match generate_keeping_partial(
+        flow,
+        &project.library,
+        &table,
+        seed,
+        &Options::default(),
+        Some(&mut partial),
+    ) {
         Ok(g) => g,
-        Err(d) => return failure(&[d]),
+        Err(d) => {
+            let mut answer = failure(&[d]);
+            if let Some(level) = partial {
+                answer["partial"] = json!({
+                    "svg": render_svg(&level, &RenderOptions { labels: true, scale: 12, graph: false }),
+                    "rooms": level.rooms.len(),
+                    "of": flow.graph().map(|_| crate::expand::expand(flow, &project.library, seed, &Default::default())
+                        .map_or(0, |g| g.len())),
+                });
+            }
+            return answer;
+        }
     };
     let ms = start.elapsed().as_secs_f64() * 1000.0;
     let level = &generated.level;

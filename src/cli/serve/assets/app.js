@@ -87,13 +87,25 @@ async function loadLevel() {
   }
   const project = await getJson("/api/project");
   const projectProblems = project.ok ? project.diagnostics : [];
+  $("room").textContent = "Hover a room.";
+  loadGraph();
   if (!answer.ok) {
     $("status").textContent = `no level for ${flow} seed ${seed}`;
     $("summary").textContent = "No level: see the diagnostics.";
+    if (answer.partial) {
+      // The rooms the layout had placed when it gave up.
+      $("level").innerHTML = answer.partial.svg;
+      const svg = $("level").querySelector("svg");
+      svg.removeAttribute("width");
+      svg.removeAttribute("height");
+      setUpZoom(svg);
+      $("summary").textContent = `No level: the layout gave up with ${answer.partial.rooms} rooms placed` +
+        (answer.partial.of ? ` of ${answer.partial.of}` : "") + " (drawn above); see the diagnostics.";
+    }
     const shown = new Set(answer.diagnostics.map((d) => d.text));
     showDiagnostics(answer.diagnostics.concat(projectProblems.filter((d) => !shown.has(d.text))));
-    document.body.dataset.state = "failed";
-    $("level").classList.add("stale");
+    document.body.dataset.state = answer.partial ? "partial" : "failed";
+    $("level").classList.toggle("stale", !answer.partial);
     return;
   }
   current = answer;
@@ -109,7 +121,6 @@ async function loadLevel() {
   drawPath();
   showDiagnostics(projectProblems);
   document.body.dataset.state = "level";
-  loadGraph();
 }
 
 function setUpZoom(svg) {
