@@ -347,6 +347,29 @@ fn bad_arguments_are_refused_before_any_work() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
     assert!(!dir.path().join("x").exists(), "nothing was made");
+    // A shard with no seed of the range is an empty run, not an error.
+    let out = df_ok(
+        dir.path(),
+        &["bake", "classic", "--seeds", "5..6", "--shard", "0/4"],
+    );
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains(": 0 seeds,"));
+    let near_end = df_ok(
+        dir.path(),
+        &[
+            "bake",
+            "classic",
+            "--seeds",
+            "18446744073709551612..=18446744073709551614",
+            "--shard",
+            "1/3",
+        ],
+    );
+    assert_eq!(
+        lines(&near_end).len(),
+        1,
+        "one seed of three near the end of the range"
+    );
     std::fs::write(
         dir.path().join("bad.jsonl"),
         "{\"format\":\"dungeonflow-bake/1\"}\n",

@@ -25,6 +25,10 @@ use crate::stats::{Failure, Filter, Measures, RECORD_FORMAT, Record, RecordLine}
 /// Most shards a run may be cut into.
 pub const MAX_SHARDS: u64 = 1_000_000;
 
+/// Most seeds one run (one shard) takes: a run is a slice of work for one
+/// machine, and a billion levels already take days.
+pub const MAX_RUN_SEEDS: u64 = 1_000_000_000;
+
 /// Seeds generated between two writes of the records, per thread.
 const CHUNK_PER_THREAD: usize = 16;
 
@@ -117,7 +121,13 @@ fn parse_seeds(text: &str) -> Result<(u64, u64), String> {
     let a: u64 = a.trim().parse().map_err(|_| usage())?;
     let b: u64 = b.trim().parse().map_err(|_| usage())?;
     let end = if inclusive {
-        b.checked_add(1).ok_or_else(usage)?
+        b.checked_add(1).ok_or_else(|| {
+            format!(
+                "`{text}`: a range ends at {} at most; write A..{} for the last seeds",
+                u64::MAX,
+                u64::MAX
+            )
+        })?
     } else {
         b
     };
@@ -204,20 +214,46 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
         .map_err(|e| vec![Diagnostic::error("cli::threads", e.to_string())])?;
     let (k, n) = args.shard;
     let (a, b) = args.seeds;
-    // The first seed of the range in the shard, then every N-th.
-    let first = a + (k + n - a % n) % n;
-    let seeds = (first..b).step_by(n as usize);
+    // The first seed of the range in the shard (none past the end), then
+    // every N-th.
+    let first = a
+        .checked_add((k + n - a % n) % n)
+        .filter(|first| *first < b);
+    let count = first.map_or(0, |f| (b - f).div_ceil(n));
+    if count > MAX_RUN_SEEDS {
+        return Err(vec![
+            Diagnostic::error(
+                "bake::too-many-seeds",
+                format!("this run has {count} seeds; one run takes at most {MAX_RUN_SEEDS}"),
+            )
+            .help("cut the range into more shards (--shard K/N) or smaller ranges"),
+        ]);
+    }
     let mut sink = match &args.output {
         Some(dir) => Sink::folder(dir, &flow.name.value, args.shard)?,
         None => Sink::Stdout,
     };
-    let todo: Vec<u64> = seeds.filter(|s| !sink.has(*s)).collect();
-    let already = ((b - first).div_ceil(n)) - todo.len() as u64;
+    let mut all = first.into_iter().flat_map(|f| (f..b).step_by(n as usize));
     let show = std::io::stdout().is_terminal() && std::io::stderr().is_terminal();
-    let bar = show.then(|| indicatif::ProgressBar::new(todo.len() as u64));
+    let bar = show.then(|| indicatif::ProgressBar::new(count));
     let mut tally = Tally::default();
+    let (mut baked_seeds, mut already) = (0u64, 0u64);
     let chunk = CHUNK_PER_THREAD * pool.current_num_threads().max(1);
-    for seeds in todo.chunks(chunk) {
+    loop {
+        let mut seeds = Vec::with_capacity(chunk);
+        for seed in all.by_ref() {
+            if sink.has(seed) {
+                already += 1;
+                continue;
+            }
+            seeds.push(seed);
+            if seeds.len() == chunk {
+                break;
+            }
+        }
+        if seeds.is_empty() {
+            break;
+        }
         let baked: Vec<Baked> = pool.install(|| {
             seeds
                 .par_iter()
@@ -231,8 +267,9 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
             Some(bar) => bar.suspend(|| sink.write(&baked))?,
             None => sink.write(&baked)?,
         }
+        baked_seeds += seeds.len() as u64;
         if let Some(bar) = &bar {
-            bar.inc(seeds.len() as u64);
+            bar.set_position(baked_seeds + already);
         }
     }
     if let Some(bar) = bar {
@@ -246,11 +283,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
     };
     super::out::stderr(&format!(
         "baked `{}` seeds {a}..{b}{shard}: {} seeds, {} levels ({} kept), {} failed; {already} already recorded\n",
-        flow.name.value,
-        todo.len(),
-        tally.levels,
-        tally.kept,
-        tally.failed,
+        flow.name.value, baked_seeds, tally.levels, tally.kept, tally.failed,
     ));
     Ok(ExitCode::SUCCESS)
 }
