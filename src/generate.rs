@@ -284,6 +284,7 @@ pub fn generate_keeping_partial(
             &mut work,
             attempt as usize,
             enclosed,
+            partial.is_some(),
         ) {
             Ok(map) => {
                 let level = build_level(&graph, library, table, &map, source.name());

@@ -487,3 +487,35 @@ fn the_page_in_a_real_browser_follows_edits_within_two_seconds() {
     assert!(shows(&broken), "{broken}");
     browser.screenshot(&Path::new(env!("CARGO_MANIFEST_DIR")).join("target/serve-page-error.png"));
 }
+
+#[test]
+fn a_tree_that_cannot_be_laid_out_shows_the_rooms_placed_before() {
+    // Two rooms whose only exits face up, corridors of 2 to 3 tiles: the
+    // entrance lands, the next room never does.
+    let dir = tempfile::tempdir().expect("tmp");
+    std::fs::create_dir_all(dir.path().join("flows")).expect("mkdir");
+    std::fs::create_dir_all(dir.path().join("rooms")).expect("mkdir");
+    std::fs::write(
+        dir.path().join("rooms/up.yaml"),
+        "rooms:\n  - name: up_entrance\n    category: entrance\n    art: |\n      ##A##\n      #...#\n      #####\n  - name: up_room\n    category: normal\n    art: |\n      ##A##\n      #...#\n      #####\n",
+    )
+    .expect("write");
+    std::fs::write(
+        dir.path().join("flows/stuck.yaml"),
+        "name: stuck\nlayout: { corridor: 2..3 }\nnodes:\n  start: entrance\n  next: normal\nedges:\n  - start -> next\n",
+    )
+    .expect("write");
+    let server = serve(dir.path());
+    let level = api(&server, "/api/level?flow=stuck&seed=1");
+    assert_eq!(level["ok"], false);
+    assert_eq!(
+        (
+            level["partial"]["rooms"].as_u64(),
+            level["partial"]["of"].as_u64()
+        ),
+        (Some(1), Some(2))
+    );
+    // Either room may be the one placed (an attempt may start from either).
+    let svg = level["partial"]["svg"].as_str().expect("svg");
+    assert_eq!(svg.matches("data-id=").count(), 1, "{svg}");
+}

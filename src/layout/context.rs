@@ -70,6 +70,11 @@ pub struct Ctx<'a> {
     /// taken from the level's work after the attempt, not from the
     /// attempt's own budget for placing rooms.
     pub drawing_work: u64,
+    /// Whether to keep [`Ctx::partial`] (for a preview of a failure).
+    pub keep_partial: bool,
+    /// The fullest canvas a tree composite reached before it gave up on a
+    /// room, when `keep_partial`.
+    pub partial: Option<super::canvas::Canvas>,
 }
 
 impl<'a> Ctx<'a> {
@@ -116,6 +121,21 @@ impl<'a> Ctx<'a> {
             on_map: false,
             search: Default::default(),
             drawing_work: 0,
+            keep_partial: false,
+            partial: None,
+        }
+    }
+
+    /// Keeps `canvas` as the partial layout when asked for one and it holds
+    /// more rooms than the one kept.
+    pub fn note_partial(&mut self, canvas: &super::canvas::Canvas) {
+        if self.keep_partial
+            && self
+                .partial
+                .as_ref()
+                .is_none_or(|p| p.rooms.len() < canvas.rooms.len())
+        {
+            self.partial = Some(canvas.clone());
         }
     }
 }

@@ -21,10 +21,16 @@ pub struct Failure {
 }
 
 impl Failure {
-    /// This failure with `partial` as the map it gave up on.
+    /// This failure with `partial` as the map it gave up on, unless the one
+    /// it holds already has as many rooms.
     pub fn on(mut self, partial: Option<&Canvas>) -> Failure {
-        if self.partial.is_none() {
-            self.partial = partial.map(|c| Box::new(c.clone()));
+        if let Some(c) = partial
+            && self
+                .partial
+                .as_ref()
+                .is_none_or(|p| p.rooms.len() < c.rooms.len())
+        {
+            self.partial = Some(Box::new(c.clone()));
         }
         self
     }

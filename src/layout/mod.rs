@@ -154,7 +154,8 @@ fn is_forest(d: &Decomposition) -> bool {
 /// (branches inside loops, a third path between two rooms of a loop) at
 /// the cost of more corridors. `enclosed`: whether some composite of the
 /// level must have a linked room inside one of its loops (see
-/// [`enclosures`](crate::graph::enclosures)).
+/// [`enclosures`](crate::graph::enclosures)). `keep_partial`: on failure,
+/// put the fullest map the attempt reached into [`Failure::partial`].
 #[allow(clippy::too_many_arguments)]
 pub fn layout_once(
     level: &LevelGraph,
@@ -166,8 +167,10 @@ pub fn layout_once(
     work: &mut u64,
     attempt: usize,
     enclosed: bool,
+    keep_partial: bool,
 ) -> Result<Canvas, Failure> {
     let mut ctx = Ctx::new(level, library, table, params, rng);
+    ctx.keep_partial = keep_partial;
     let planned = is_forest(decomposition) && !attempt.is_multiple_of(4);
     let drawn = if is_forest(decomposition) {
         None
@@ -238,14 +241,16 @@ fn place_all(ctx: &mut Ctx, d: &Decomposition) -> Result<Canvas, Failure> {
         placed[c] = true;
         // On failure, the bigger of the map so far and this island is the
         // partial layout the diagnostic can show.
-        let mut island = lay_out(ctx, d, c, root, None).map_err(|f| f.on(map.as_ref()))?;
+        let keep = ctx.keep_partial;
+        let mut island = lay_out(ctx, d, c, root, None)
+            .map_err(|f| if keep { f.on(map.as_ref()) } else { f })?;
         mark_absorbed(d, &island, Mark::default(), &mut placed);
         if let Err(f) = attach_all(ctx, d, &mut island, &mut placed, &links) {
             let bigger = match &map {
                 Some(m) if m.rooms.len() >= island.rooms.len() => m,
                 _ => &island,
             };
-            return Err(f.on(Some(bigger)));
+            return Err(if keep { f.on(Some(bigger)) } else { f });
         }
         map = Some(match map {
             None => island,
@@ -271,7 +276,7 @@ fn place_all(ctx: &mut Ctx, d: &Decomposition) -> Result<Canvas, Failure> {
                     "no corridor of {}..{} tiles joins `{}` and `{}`",
                     params.corridor.0, params.corridor.1, level.graph[a].id, level.graph[b].id
                 ),
-                partial: Some(Box::new(map)),
+                partial: ctx.keep_partial.then(|| Box::new(map)),
             });
         }
     }

@@ -166,7 +166,7 @@ pub fn layout_tree(
             "no free exit of the rooms around it fits a template of `{}` without overlapping",
             ctx.level.graph[stuck].id
         ),
-        partial: None,
+        partial: ctx.partial.take().map(Box::new),
     })
 }
 
@@ -227,6 +227,7 @@ fn place_child(ctx: &mut Ctx, canvas: &mut Canvas, walk: &mut Walk, step: Step) 
     let mut cands = ctx.placements_or_other_template(canvas, host, kid, edge);
     if cands.is_empty() {
         walk.deepest = kid;
+        ctx.note_partial(canvas);
         return walk.corridors && corridor_child(ctx, canvas, walk, step);
     }
     let hr = &canvas.rooms[host];
