@@ -216,17 +216,26 @@ pub fn generate_with(
     generate_keeping_partial(flow, library, table, seed, options, None)
 }
 
+/// The rooms a failed layout attempt had placed, for a preview to draw.
+#[derive(Clone, Debug)]
+pub struct PartialLayout {
+    /// A level of the rooms placed (and their connections).
+    pub level: Level,
+    /// Rooms of the graph that attempt laid out (after any re-expansion).
+    pub of: usize,
+}
+
 /// [`generate_with`] that, when no attempt lays the level out, puts into
-/// `partial` the rooms the last described attempt had laid out on one map
-/// when it gave up (none when that attempt had none: a drawn or planned
-/// attempt, or a failure before layout), for a preview to draw.
+/// `partial` the fullest map the last described attempt reached when it
+/// gave up (none when that attempt kept none, such as a loop that would
+/// not close, or when the failure came before layout).
 pub fn generate_keeping_partial(
     flow: &Flow,
     library: &RoomLibrary,
     table: &ShapeTable,
     seed: u64,
     options: &Options,
-    mut partial: Option<&mut Option<Level>>,
+    mut partial: Option<&mut Option<PartialLayout>>,
 ) -> Result<Generated, Diagnostic> {
     let flags = &options.flags;
     if let Some(direct) = direct_generator(flow) {
@@ -321,10 +330,10 @@ pub fn generate_keeping_partial(
             Err(f) => {
                 if !f.drawn() || last.is_none() {
                     if let Some(keep) = partial.as_deref_mut() {
-                        *keep = f
-                            .partial
-                            .as_ref()
-                            .map(|map| build_level(&graph, library, table, map, source.name()));
+                        *keep = f.partial.as_ref().map(|map| PartialLayout {
+                            level: build_level(&graph, library, table, map, source.name()),
+                            of: graph.len(),
+                        });
                     }
                     last = Some(f);
                 }

@@ -91,6 +91,17 @@ fn with_flow(
     }
 }
 
+/// The page's drawing of a level: SVG with room ids.
+fn preview_svg(level: &crate::level::Level) -> String {
+    render_svg(
+        level,
+        &RenderOptions {
+            labels: true,
+            ..RenderOptions::default()
+        },
+    )
+}
+
 /// One level: its SVG, its rooms (for hovering), the solver's critical path
 /// and a summary; or the diagnostics when it cannot be made.
 pub fn level(state: &State, flow: Option<&str>, seed: Option<&str>) -> Value {
@@ -112,12 +123,11 @@ fn level_of(project: &Project, flow: &Flow, seed: u64) -> Value {
         Ok(g) => g,
         Err(d) => {
             let mut answer = failure(&[d]);
-            if let Some(level) = partial {
+            if let Some(p) = partial {
                 answer["partial"] = json!({
-                    "svg": render_svg(&level, &RenderOptions { labels: true, scale: 12, graph: false }),
-                    "rooms": level.rooms.len(),
-                    "of": flow.graph().map(|_| crate::expand::expand(flow, &project.library, seed, &Default::default())
-                        .map_or(0, |g| g.len())),
+                    "svg": preview_svg(&p.level),
+                    "rooms": p.level.rooms.len(),
+                    "of": p.of,
                 });
             }
             return answer;
@@ -126,14 +136,7 @@ fn level_of(project: &Project, flow: &Flow, seed: u64) -> Value {
     let ms = start.elapsed().as_secs_f64() * 1000.0;
     let level = &generated.level;
     let measures = Measures::of(&generated);
-    let svg = render_svg(
-        level,
-        &RenderOptions {
-            labels: true,
-            scale: 12,
-            graph: false,
-        },
-    );
+    let svg = preview_svg(level);
     let rooms: Vec<Value> = level
         .rooms
         .iter()
