@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use super::common::{ProjectArgs, flag_set, pick_flow};
 use crate::diag::Diagnostic;
-use crate::render::{Format, RenderOptions, write_rendered};
+use crate::render::{Format, RenderOptions};
 
 /// Arguments of `generate`.
 #[derive(clap::Args, Debug)]
@@ -77,20 +77,7 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
     let mut machine_on_stdout = false;
     match &args.output {
         Some(path) => {
-            let dir = path.parent().unwrap_or(std::path::Path::new(""));
-            let inputs = || {
-                project
-                    .files
-                    .iter()
-                    .filter(|(_, _, bundled)| !bundled)
-                    .map(|(name, ..)| name.as_str())
-            };
-            for target in std::iter::once(path.clone())
-                .chain(rendered.companions.iter().map(|(name, _)| dir.join(name)))
-            {
-                super::out::refuse_input_as_output(&target, inputs()).map_err(|d| vec![d])?;
-            }
-            write_rendered(path, &rendered).map_err(|d| vec![d])?;
+            super::out::write_project_output(&project, path, &rendered).map_err(|d| vec![d])?;
             super::out::stderr(&format!(
                 "wrote {} (flow `{}`, seed {seed})\n",
                 path.display(),

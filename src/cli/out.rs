@@ -32,11 +32,35 @@ pub fn stderr(text: &str) {
     let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }
 
+/// Writes `rendered` to `path` and its companions beside it (atomically),
+/// after refusing any of those targets that is one of the project's own
+/// (not bundled) input files.
+pub fn write_project_output(
+    project: &crate::project::Project,
+    path: &Path,
+    rendered: &crate::render::Rendered,
+) -> Result<(), Diagnostic> {
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let inputs = || {
+        project
+            .files
+            .iter()
+            .filter(|(_, _, bundled)| !bundled)
+            .map(|(name, ..)| name.as_str())
+    };
+    for target in std::iter::once(path.to_path_buf())
+        .chain(rendered.companions.iter().map(|(name, _)| dir.join(name)))
+    {
+        refuse_input_as_output(&target, inputs())?;
+    }
+    crate::render::write_rendered(path, rendered)
+}
+
 /// Refuses an output path that names one of `inputs` (the flow or room
 /// files the command read): writing the level there would destroy them.
 /// Paths are compared after resolving links, so `./flows/../flows/a.yaml`
 /// and a symbolic link to an input are caught too.
-pub fn refuse_input_as_output<'a>(
+fn refuse_input_as_output<'a>(
     output: &Path,
     inputs: impl IntoIterator<Item = &'a str>,
 ) -> Result<(), Diagnostic> {

@@ -11,7 +11,7 @@ use notify::{Config, Event, PollWatcher, RecommendedWatcher, RecursiveMode, Watc
 
 use super::common::{ProjectArgs, flag_set, pick_flow};
 use crate::diag::Diagnostic;
-use crate::render::{Format, RenderOptions, write_rendered};
+use crate::render::{Format, RenderOptions};
 
 /// How long to wait for a burst of file events (an editor's save writes
 /// several) to end before generating again.
@@ -254,15 +254,7 @@ impl Session {
         let project = self.project.load(Some(&self.flow))?;
         // A mistake in any file (say a room being edited) is shown, and the
         // last good level stays, as a compiler keeps the last good build.
-        let errors: Vec<Diagnostic> = project
-            .diagnostics
-            .iter()
-            .filter(|d| d.is_error())
-            .cloned()
-            .collect();
-        if !errors.is_empty() {
-            return Err(errors);
-        }
+        project.check().map_err(|e| e.diagnostics().to_vec())?;
         let flow = pick_flow(&project, Some(&self.flow))?;
         let options = crate::generate::Options {
             flags: flag_set(&self.flags),
@@ -278,13 +270,7 @@ impl Session {
             .format
             .render(&generated.level, &self.render, &name)
             .map_err(|d| vec![d])?;
-        let inputs = project
-            .files
-            .iter()
-            .filter(|(_, _, bundled)| !bundled)
-            .map(|(name, ..)| name.as_str());
-        super::out::refuse_input_as_output(&self.output, inputs).map_err(|d| vec![d])?;
-        write_rendered(&self.output, &rendered).map_err(|d| vec![d])?;
+        super::out::write_project_output(&project, &self.output, &rendered).map_err(|d| vec![d])?;
         let level = &generated.level;
         let measures = crate::stats::Measures::of(&generated);
         Ok(format!(
