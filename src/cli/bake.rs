@@ -205,13 +205,9 @@ pub fn run(args: &Args) -> Result<ExitCode, Vec<Diagnostic>> {
         filter,
         timings: args.timings,
         levels: args.levels,
-        format: format.level_format(),
-        dir: args.output.clone(),
+        files: args.output.clone().zip(format.level_format()),
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0) as usize)
-        .build()
-        .map_err(|e| vec![Diagnostic::error("cli::threads", e.to_string())])?;
+    let pool = super::common::thread_pool(args.threads)?;
     let (k, n) = args.shard;
     let (a, b) = args.seeds;
     // The first seed of the range in the shard (none past the end), then
@@ -298,9 +294,8 @@ struct Baker<'a> {
     filter: Option<Filter>,
     timings: bool,
     levels: bool,
-    format: Option<Format>,
-    /// The folder of the level files.
-    dir: Option<PathBuf>,
+    /// The folder of the level files and their format (`-o DIR`).
+    files: Option<(PathBuf, Format)>,
 }
 
 /// One seed's record, with its level when it is kept and wanted.
@@ -344,8 +339,8 @@ impl Baker<'_> {
         // The level file is on disk before its record is written, so a
         // recorded seed always has its file. Files are written by the
         // workers, in parallel (each waits for its disk sync).
-        if let (Some(format), Some(dir), true) = (self.format, &self.dir, kept) {
-            let name = level_file_name(&record.flow, seed, format);
+        if let (Some((dir, format)), true) = (&self.files, kept) {
+            let name = level_file_name(&record.flow, seed, *format);
             let rendered = format
                 .render(&generated.level, &RenderOptions::default(), &name)
                 .map_err(|d| vec![d])?;
@@ -489,18 +484,10 @@ impl Sink {
 
     fn write(&mut self, baked: &[Baked]) -> Result<(), Vec<Diagnostic>> {
         match self {
-            Sink::Stdout => {
-                let mut text = String::new();
-                for b in baked {
-                    let line = RecordLine {
-                        record: &b.record,
-                        level: b.level.as_ref(),
-                    };
-                    text += &line.to_json();
-                    text.push('\n');
-                }
-                super::out::stdout(text)
-            }
+            Sink::Stdout => super::out::stdout(jsonl(baked.iter().map(|b| RecordLine {
+                record: &b.record,
+                level: b.level.as_ref(),
+            }))),
             Sink::Folder {
                 records, written, ..
             } => {
@@ -534,17 +521,17 @@ impl Sink {
     }
 }
 
+/// `lines` as JSON Lines, each ended by a newline.
+fn jsonl<'a>(lines: impl Iterator<Item = RecordLine<'a>>) -> String {
+    lines.map(|line| line.to_json() + "\n").collect()
+}
+
+/// `records`, without levels, as JSON Lines.
 fn lines(records: &[Record]) -> String {
-    let mut text = String::new();
-    for r in records {
-        text += &RecordLine {
-            record: r,
-            level: None,
-        }
-        .to_json();
-        text.push('\n');
-    }
-    text
+    jsonl(records.iter().map(|record| RecordLine {
+        record,
+        level: None,
+    }))
 }
 
 fn append(path: &Path, text: &str) -> std::io::Result<()> {

@@ -128,3 +128,11 @@ pub fn pick_flow<'p>(
 pub fn flag_set(flags: &[String]) -> BTreeSet<String> {
     flags.iter().cloned().collect()
 }
+
+/// The worker threads of `--threads T` (all cores when not given).
+pub fn thread_pool(threads: Option<u64>) -> Result<rayon::ThreadPool, Vec<Diagnostic>> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0) as usize)
+        .build()
+        .map_err(|e| vec![Diagnostic::error("cli::threads", e.to_string())])
+}

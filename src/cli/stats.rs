@@ -68,10 +68,7 @@ fn generated(args: &Args) -> Result<Stats, Vec<Diagnostic>> {
     let name = args.flow.as_deref();
     let project = args.project.load(name)?;
     let flow = pick_flow(&project, name)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0) as usize)
-        .build()
-        .map_err(|e| vec![Diagnostic::error("cli::threads", e.to_string())])?;
+    let pool = super::common::thread_pool(args.threads)?;
     let done = AtomicU64::new(0);
     let bar = std::io::IsTerminal::is_terminal(&std::io::stderr())
         .then(|| indicatif::ProgressBar::new(args.seeds));
