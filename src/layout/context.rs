@@ -74,7 +74,7 @@ pub struct Ctx<'a> {
     pub keep_partial: bool,
     /// The fullest canvas a tree composite reached before it gave up on a
     /// room, when `keep_partial`.
-    pub partial: Option<super::canvas::Canvas>,
+    pub partial: Option<Box<super::canvas::Canvas>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -129,14 +129,24 @@ impl<'a> Ctx<'a> {
     /// Keeps `canvas` as the partial layout when asked for one and it holds
     /// more rooms than the one kept.
     pub fn note_partial(&mut self, canvas: &super::canvas::Canvas) {
-        if self.keep_partial
-            && self
-                .partial
-                .as_ref()
-                .is_none_or(|p| p.rooms.len() < canvas.rooms.len())
-        {
-            self.partial = Some(canvas.clone());
+        if self.keep_partial {
+            super::failure::keep_fuller(&mut self.partial, canvas);
         }
+    }
+
+    /// `failure` with the fullest of `maps` as its partial layout, when
+    /// one is asked for (otherwise as it is, without copying a map).
+    pub fn failed_on<'c>(
+        &self,
+        mut failure: super::failure::Failure,
+        maps: impl IntoIterator<Item = &'c super::canvas::Canvas>,
+    ) -> super::failure::Failure {
+        if self.keep_partial {
+            for map in maps {
+                super::failure::keep_fuller(&mut failure.partial, map);
+            }
+        }
+        failure
     }
 }
 

@@ -15,26 +15,23 @@ pub struct Failure {
     pub node: Option<NodeIndex>,
     /// Plain-language reason.
     pub reason: String,
-    /// The rooms laid out when it gave up, when the attempt had any on one
-    /// map (composite by composite attempts only).
+    /// The fullest map the attempt reached before it gave up, when the
+    /// layout was asked to keep one (see [`keep_fuller`]).
     pub partial: Option<Box<Canvas>>,
 }
 
-impl Failure {
-    /// This failure with `partial` as the map it gave up on, unless the one
-    /// it holds already has as many rooms.
-    pub fn on(mut self, partial: Option<&Canvas>) -> Failure {
-        if let Some(c) = partial
-            && self
-                .partial
-                .as_ref()
-                .is_none_or(|p| p.rooms.len() < c.rooms.len())
-        {
-            self.partial = Some(Box::new(c.clone()));
-        }
-        self
+/// Puts `candidate` into `kept` unless the canvas there already has as many
+/// rooms: the partial layout a failure shows is the fullest one reached.
+pub fn keep_fuller(kept: &mut Option<Box<Canvas>>, candidate: &Canvas) {
+    if kept
+        .as_ref()
+        .is_none_or(|k| k.rooms.len() < candidate.rooms.len())
+    {
+        *kept = Some(Box::new(candidate.clone()));
     }
+}
 
+impl Failure {
     /// Whether the attempt laid the level out on a drawing of its graph
     /// (whose failures say less about the flow than the composites' do).
     pub fn drawn(&self) -> bool {

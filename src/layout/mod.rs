@@ -256,18 +256,15 @@ fn place_all(ctx: &mut Ctx, d: &Decomposition) -> Result<Canvas, Failure> {
             continue;
         }
         placed[c] = true;
-        // On failure, the bigger of the map so far and this island is the
+        // On failure, the fuller of the map so far and this island is the
         // partial layout the diagnostic can show.
-        let keep = ctx.keep_partial;
-        let mut island = lay_out(ctx, d, c, root, None)
-            .map_err(|f| if keep { f.on(map.as_ref()) } else { f })?;
+        let mut island = match lay_out(ctx, d, c, root, None) {
+            Ok(island) => island,
+            Err(f) => return Err(ctx.failed_on(f, &map)),
+        };
         mark_absorbed(d, &island, Mark::default(), &mut placed);
         if let Err(f) = attach_all(ctx, d, &mut island, &mut placed, &links) {
-            let bigger = match &map {
-                Some(m) if m.rooms.len() >= island.rooms.len() => m,
-                _ => &island,
-            };
-            return Err(if keep { f.on(Some(bigger)) } else { f });
+            return Err(ctx.failed_on(f, map.iter().chain([&island])));
         }
         map = Some(match map {
             None => island,

@@ -404,12 +404,7 @@ pub(super) fn place(ctx: &mut Ctx, d: &Decomposition, plan: &Plan) -> Result<Can
             .saturating_sub(JUMP * failures[v.index()])
             .max(after_parent);
         if jumps >= most_jumps || ctx.budget == 0 {
-            let failure = fail(ctx, v, Some(parent), unjoined);
-            return Err(if ctx.keep_partial {
-                failure.on(Some(&canvas))
-            } else {
-                failure
-            });
+            return Err(ctx.failed_on(fail(ctx, v, Some(parent), unjoined), [&canvas]));
         }
         let walled_in = to == i || failures[v.index()] > ESCALATE_AFTER;
         let (undo_from, insert_at) = if to == after_parent && walled_in && after_parent > 1 {
@@ -442,12 +437,7 @@ pub(super) fn place(ctx: &mut Ctx, d: &Decomposition, plan: &Plan) -> Result<Can
             avoid.push(spot);
             (at_index, after_parent)
         } else if to == i {
-            let failure = fail(ctx, v, Some(parent), unjoined);
-            return Err(if ctx.keep_partial {
-                failure.on(Some(&canvas))
-            } else {
-                failure
-            });
+            return Err(ctx.failed_on(fail(ctx, v, Some(parent), unjoined), [&canvas]));
         } else {
             (to, to)
         };

@@ -166,7 +166,7 @@ pub fn layout_tree(
             "no free exit of the rooms around it fits a template of `{}` without overlapping",
             ctx.level.graph[stuck].id
         ),
-        partial: ctx.partial.take().map(Box::new),
+        partial: ctx.partial.take(),
     })
 }
 
