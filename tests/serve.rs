@@ -17,7 +17,7 @@ mod example;
 mod http;
 #[path = "support/suite.rs"]
 mod suite;
-use example::{add_trap, example_project};
+use example::{add_trap, edit, example_project};
 
 /// A running server, stopped when dropped.
 struct Server {
@@ -121,9 +121,12 @@ fn the_api_gives_levels_graphs_stats_and_diagnostics() {
     assert_eq!(unknown["diagnostics"][0]["code"], "project::unknown-flow");
     // A broken file: the diagnostic names file, line and column, with the
     // command line's text.
-    let room = dir.path().join("rooms/vault.yaml");
-    let text = std::fs::read_to_string(&room).expect("room");
-    std::fs::write(&room, text.replace("category: reward", "category: [reward")).expect("break");
+    edit(
+        dir.path(),
+        "rooms/vault.yaml",
+        "category: reward",
+        "category: [reward",
+    );
     let deadline = Instant::now() + Duration::from_secs(5);
     let broken = loop {
         let p = api(&server, "/api/project");
@@ -246,13 +249,12 @@ fn the_event_stream_tells_of_a_change_and_a_slow_request_blocks_nothing() {
     std::thread::sleep(Duration::from_millis(100));
     // ...while the page still loads and the files change.
     assert_eq!(http::get(&server.addr, "/").status, 200);
-    let flow = dir.path().join("flows/crypt.yaml");
-    let text = std::fs::read_to_string(&flow).expect("flow");
-    std::fs::write(
-        &flow,
-        text.replace("west: { chain: 1..2", "west: { chain: 3..3"),
-    )
-    .expect("edit");
+    edit(
+        dir.path(),
+        "flows/crypt.yaml",
+        "west: { chain: 1..2",
+        "west: { chain: 3..3",
+    );
     let start = Instant::now();
     while !seen.contains("event: change") {
         let n = stream.read(&mut buf).expect("a change event within 3 s");
@@ -457,13 +459,12 @@ fn the_page_in_a_real_browser_follows_edits_within_two_seconds() {
     browser.run("const f = document.getElementById('flow'); f.value = 'crypt'; f.dispatchEvent(new Event('change'));");
     browser.wait(Duration::from_secs(20), STATE, |v| v["state"] == "level");
     // An edit on disk shows on the page within 2 s.
-    let flow = dir.path().join("flows/crypt.yaml");
-    let text = std::fs::read_to_string(&flow).expect("flow");
-    std::fs::write(
-        &flow,
-        text.replace("west: { chain: 1..2", "west: { chain: 4..4"),
-    )
-    .expect("edit");
+    edit(
+        dir.path(),
+        "flows/crypt.yaml",
+        "west: { chain: 1..2",
+        "west: { chain: 4..4",
+    );
     let start = Instant::now();
     let after = browser.wait(Duration::from_secs(2), STATE, |v| {
         v["summary"] != first["summary"]
@@ -475,9 +476,12 @@ fn the_page_in_a_real_browser_follows_edits_within_two_seconds() {
         start.elapsed()
     );
     // A mistake shows in the diagnostics panel with file, line and column.
-    let room = dir.path().join("rooms/vault.yaml");
-    let text = std::fs::read_to_string(&room).expect("room");
-    std::fs::write(&room, text.replace("category: reward", "category: [reward")).expect("break");
+    edit(
+        dir.path(),
+        "rooms/vault.yaml",
+        "category: reward",
+        "category: [reward",
+    );
     let shows = |v: &Value| {
         v["diagnostics"]
             .as_str()

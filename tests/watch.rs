@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 #[path = "support/example_project.rs"]
 mod example;
-use example::example_project;
+use example::{edit, example_project};
 
 /// The watching process, killed when dropped (a failed assertion too).
 struct Watching(Option<Child>);
@@ -79,13 +79,12 @@ fn follows_edits(extra: &[&str]) {
     );
     let first = rooms_in(&out).expect("rooms");
     // A longer chain: more rooms, within 2 s of the save.
-    let flow = dir.path().join("flows/crypt.yaml");
-    let text = std::fs::read_to_string(&flow).expect("flow");
-    std::fs::write(
-        &flow,
-        text.replace("west: { chain: 1..2", "west: { chain: 4..4"),
-    )
-    .expect("edit");
+    edit(
+        dir.path(),
+        "flows/crypt.yaml",
+        "west: { chain: 1..2",
+        "west: { chain: 4..4",
+    );
     assert!(
         wait_for(Duration::from_secs(2), || rooms_in(&out)
             .is_some_and(|n| n > first)),

@@ -43,3 +43,12 @@ pub fn add_trap(to: &Path) {
     )
     .expect("write");
 }
+
+/// Replaces `from` (which must be there) by `to` in the project file
+/// `file` of `dir`, as a designer's save would.
+pub fn edit(dir: &Path, file: &str, from: &str, to: &str) {
+    let path = dir.join(file);
+    let text = std::fs::read_to_string(&path).expect("read");
+    assert!(text.contains(from), "`{from}` is not in {file}");
+    std::fs::write(&path, text.replace(from, to)).expect("write");
+}
