@@ -165,7 +165,7 @@ impl Measures {
 
 /// Connections on the shortest walk from the first room to the boss (or the
 /// exit, or the farthest room), one-way doors honoured.
-pub fn critical_path(level: &Level) -> usize {
+fn critical_path(level: &Level) -> usize {
     let dist = level.steps_from_entrance();
     let goal = ["boss", "exit"]
         .iter()

@@ -14,8 +14,8 @@ mod filter;
 mod measures;
 mod record;
 
-pub use filter::{Filter, MAX_FILTER_LEN};
-pub use measures::{Measures, Value, critical_path};
+pub use filter::Filter;
+pub use measures::Measures;
 pub use record::{Failure, RECORD_FORMAT, Record, RecordLine};
 
 use crate::flow::Flow;
