@@ -231,6 +231,14 @@ fn a_room_with_no_shape_is_an_error_not_a_fallback() {
     assert!(!dir.path().join("out").exists(), "files written");
 }
 
+/// [`GRAPH`] with an enabled `corridors:` section: corridor shapes of set
+/// `set` as long as `offset`.
+fn with_corridors(offset: i32, set: &str) -> String {
+    format!(
+        "{GRAPH}corridors:\n  enable: true\n  offsets: [{offset}]\n  corridorShapes:\n    -\n      setName: {set}\n"
+    )
+}
+
 /// Edgar's corridor set of the thesis: a room 2 tiles square whose doors
 /// are its top and bottom sides.
 const CORRIDORS: &str = "name: halls
@@ -245,9 +253,7 @@ roomDescriptions:
 
 #[test]
 fn edgar_corridors_become_a_corridor_room_on_every_passage() {
-    let graph = format!(
-        "{GRAPH}corridors:\n  enable: true\n  offsets: [2]\n  corridorShapes:\n    -\n      setName: halls\n"
-    );
+    let graph = with_corridors(2, "halls");
     // Doors 2 tiles wide, as wide as the corridors.
     let rooms = ROOMS.replace("doorLength: 1", "doorLength: 2");
     let dir = tempfile::tempdir().expect("tmp");
@@ -308,6 +314,69 @@ fn edgar_corridors_become_a_corridor_room_on_every_passage() {
     }
 }
 
+/// A corridor set shaped like Edgar's own `corridors` set: a bent
+/// corridor (floor tiles (0,0), (0,1), (1,1), one door below the first and
+/// one right of the last) and a straight one, both 1 tile wide.
+const BENT: &str = "name: bends
+roomDescriptions:
+  2-l-shape:
+    shape: [[0,0], [0,2], [2,2], [2,1], [1,1], [1,0]]
+    doorMode: !SpecificPositionsMode
+      doorPositions:
+        - [[0,0], [1,0]]
+        - [[2,1], [2,2]]
+  1-3-rectangle:
+    shape: [[0,0], [0,3], [1,3], [1,0]]
+    doorMode: !SpecificPositionsMode
+      doorPositions:
+        - [[0,0], [1,0]]
+        - [[0,3], [1,3]]
+";
+
+#[test]
+fn bent_edgar_corridors_become_turned_templates_that_lay_out() {
+    // Both shapes have 3 floor tiles over a width of 1: offset 3 takes both.
+    let graph = with_corridors(3, "bends");
+    let dir = tempfile::tempdir().expect("tmp");
+    let out = import_sets(
+        dir.path(),
+        &graph,
+        &[("shapes.yml", ROOMS), ("bends.yml", BENT)],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let project = dungeonflow::Project::load(&[dir.path().join("out")]);
+    assert!(!project.has_errors(), "the import validates");
+    // The bent corridor in its four turns, the straight one in two.
+    let names: Vec<&str> = project.template_names().collect();
+    let bent = names.iter().filter(|n| n.contains("_2_l_shape_")).count();
+    let straight = names
+        .iter()
+        .filter(|n| n.contains("_1_3_rectangle_"))
+        .count();
+    assert_eq!((bent, straight), (4, 2), "{names:?}");
+    let mut turns_used = std::collections::BTreeSet::new();
+    for seed in 0..40 {
+        let level = project.generate("g", seed).expect("lays out");
+        level.check().expect("the level keeps its invariants");
+        for hall in level.rooms.iter().filter(|r| r.category == "connector") {
+            if hall.template.contains("_2_l_shape_") {
+                // 3 floor tiles and the 12 walls round them.
+                assert_eq!(hall.cells.len(), 15, "seed {seed}: {}", hall.template);
+                turns_used.insert(hall.template.clone());
+            }
+        }
+        assert!(
+            level
+                .connections
+                .iter()
+                .all(|c| c.from.starts_with('c') || c.to.starts_with('c')),
+            "seed {seed}: a passage joins two rooms directly"
+        );
+    }
+    assert!(turns_used.len() >= 2, "bent corridors used: {turns_used:?}");
+}
+
 #[test]
 fn edgar_corridors_name_what_is_missing() {
     let section = "corridors:\n  enable: true\n  offsets: [OFFSET]\n  corridorShapes:\n    -\n      setName: halls\n";
@@ -365,9 +434,7 @@ fn edgar_corridors_name_what_is_missing() {
 
 #[test]
 fn a_graph_imports_without_its_corridors_only_when_asked_with_a_warning() {
-    let graph = format!(
-        "{GRAPH}corridors:\n  enable: true\n  offsets: [1]\n  corridorShapes:\n    -\n      setName: corridors\n"
-    );
+    let graph = with_corridors(1, "corridors");
     // Edgar's own corridor set, not given: an error that names the way out.
     let dir = tempfile::tempdir().expect("tmp");
     let out = import_sets(dir.path(), &graph, &[("shapes.yml", ROOMS)]);

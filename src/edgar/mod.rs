@@ -13,6 +13,8 @@
 //!   tree (breadth-first from the entrance) plus two-way loops. Shapes may
 //!   repeat in a level, as in Edgar (`layout: { reuse_templates: true }`).
 
+mod corridor;
+
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt::Write;
 use std::sync::Arc;
@@ -21,6 +23,7 @@ use crate::diag::{Diagnostic, SourceFile};
 use crate::flow::MAX_EXPANDED_ROOMS;
 use crate::rooms::MAX_SIDE;
 use crate::yaml::{Node, Value, parse};
+use corridor::corridor_shapes;
 
 /// Widest door (`doorLength`) and farthest `cornerDistance` imported: both
 /// count tiles along a side, which is at most [`MAX_SIDE`] long.
@@ -32,22 +35,14 @@ struct Shape {
     outline: Vec<(i32, i32)>,
     door_length: i32,
     corner_distance: i32,
-    /// Which two opposite sides its listed door positions lie on, if all
-    /// do (a corridor's two ends).
-    ends: Option<Ends>,
+    /// Its listed door segments (`SpecificPositionsMode`), in tile corners.
+    doors: Vec<[(i32, i32); 2]>,
 }
 
-/// Two opposite sides of a rectangle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Ends {
-    TopBottom,
-    LeftRight,
-}
-
-/// The opposite sides of `outline`'s bounding box that every door segment
-/// of `mode` (`doorPositions: [[[x, y], [x, y]], ...]`) lies on, if any.
-fn door_ends(outline: &[(i32, i32)], mode: Option<&Node>) -> Option<Ends> {
-    let segments: Vec<[(i32, i32); 2]> = items(mode.and_then(|m| get(m, "doorPositions")))
+/// The door segments `doorPositions: [[[x, y], [x, y]], ...]` of a door
+/// mode, in tile corners (none for other modes).
+fn door_segments(mode: Option<&Node>) -> Vec<[(i32, i32); 2]> {
+    items(mode.and_then(|m| get(m, "doorPositions")))
         .iter()
         .filter_map(|seg| match items(Some(seg)) {
             [a, b] => match (items(Some(a)), items(Some(b))) {
@@ -59,32 +54,7 @@ fn door_ends(outline: &[(i32, i32)], mode: Option<&Node>) -> Option<Ends> {
             },
             _ => None,
         })
-        .collect();
-    let ((x0, y0), (x1, y1)) = bounds(outline)?;
-    let on = |pick: fn(&(i32, i32)) -> i32, lo: i32, hi: i32| {
-        segments
-            .iter()
-            .all(|s| pick(&s[0]) == pick(&s[1]) && (pick(&s[0]) == lo || pick(&s[0]) == hi))
-    };
-    if segments.is_empty() {
-        None
-    } else if on(|p| p.1, y0, y1) {
-        Some(Ends::TopBottom)
-    } else if on(|p| p.0, x0, x1) {
-        Some(Ends::LeftRight)
-    } else {
-        None
-    }
-}
-
-/// The lowest and highest corner of `outline`'s bounding box.
-fn bounds(outline: &[(i32, i32)]) -> Option<((i32, i32), (i32, i32))> {
-    let xs = outline.iter().map(|p| p.0);
-    let ys = outline.iter().map(|p| p.1);
-    Some((
-        (xs.clone().min()?, ys.clone().min()?),
-        (xs.max()?, ys.max()?),
-    ))
+        .collect()
 }
 
 /// The graph's `corridors:` section, when it is enabled.
@@ -173,6 +143,18 @@ fn items(node: Option<&Node>) -> &[Node] {
     }
 }
 
+/// The string `field` of each item of the sequence `node` (items without
+/// it left out).
+fn names(node: Option<&Node>, field: &str) -> Vec<String> {
+    items(node)
+        .iter()
+        .filter_map(|s| match get(s, field).map(|n| &n.value) {
+            Some(Value::Str(n)) => Some(n.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Edgar writes per-room keys as flow sequences (`[1, 2]:`); quote them so
 /// any YAML reader takes them as strings.
 fn quote_sequence_keys(text: &str) -> String {
@@ -243,14 +225,14 @@ fn read_shapes(
                 ),
             ));
         }
-        let ends = door_ends(&outline, get(v, "doorMode"));
+        let doors = door_segments(get(v, "doorMode"));
         out.insert(
             name.clone(),
             Shape {
                 outline,
                 door_length,
                 corner_distance,
-                ends,
+                doors,
             },
         );
     }
@@ -367,115 +349,6 @@ fn door_positions(
     exits
 }
 
-/// The corridor shapes of an enabled `corridors:` section, by name, as
-/// `(width, length)`: rectangles whose doors are their two ends
-/// (`doorPositions` on two opposite sides, else the two short sides),
-/// those whose length is one of `offsets` (every one when none are
-/// given). Empty when the graph has no enabled section.
-fn corridor_shapes(
-    graph: &Arc<SourceFile>,
-    root: &Node,
-    sets: &BTreeMap<String, BTreeMap<String, Shape>>,
-) -> Result<BTreeMap<String, (i32, i32)>, Diagnostic> {
-    let Some(section) = enabled_corridors(root) else {
-        return Ok(BTreeMap::new());
-    };
-    let offsets: Vec<i32> = items(get(section, "offsets"))
-        .iter()
-        .filter_map(|n| int(Some(n)))
-        .collect();
-    let names: Vec<String> = items(get(section, "corridorShapes"))
-        .iter()
-        .filter_map(|s| match get(s, "setName").map(|n| &n.value) {
-            Some(Value::Str(n)) => Some(n.clone()),
-            _ => None,
-        })
-        .collect();
-    if names.is_empty() {
-        return Err(err(
-            graph,
-            "`corridors` is enabled but names no `corridorShapes` set",
-        ));
-    }
-    let mut out = BTreeMap::new();
-    for set in &names {
-        let Some(shapes) = sets.get(set) else {
-            return Err(err(
-                graph,
-                format!(
-                    "the corridor set `{set}` is in none of the room sets given; pass its file too, or import without corridors (`--no-corridors`)"
-                ),
-            ));
-        };
-        for (name, shape) in shapes {
-            let ((x0, y0), (x1, y1)) = bounds(&shape.outline).unwrap_or_default();
-            let (w, h) = (x1 - x0, y1 - y0);
-            if shape.outline.len() != 4 || w < 1 || h < 1 {
-                return Err(err(
-                    graph,
-                    format!("corridor shape `{name}` is not a rectangle"),
-                ));
-            }
-            // Doors on the top and bottom sides: the corridor runs up and
-            // down, `w` wide and `h` long; else across.
-            let (width, length) = match shape.ends {
-                Some(Ends::TopBottom) => (w, h),
-                Some(Ends::LeftRight) => (h, w),
-                None => (w.min(h), w.max(h)),
-            };
-            if offsets.is_empty() || offsets.contains(&length) {
-                out.insert(name.clone(), (width, length));
-            }
-        }
-    }
-    if out.is_empty() {
-        return Err(err(
-            graph,
-            format!(
-                "no corridor shape of the sets {} is as long as an offset of {offsets:?}",
-                names.join(", ")
-            ),
-        ));
-    }
-    Ok(out)
-}
-
-/// The template YAML of a corridor room `width` tiles wide and `length`
-/// long inside its walls, its doors at both ends (the whole width): up and
-/// down, or left and right when `across`.
-fn corridor_template(name: &str, tag: &str, width: i32, length: i32, across: bool) -> String {
-    let (w, h) = if across {
-        (length + 2, width + 2)
-    } else {
-        (width + 2, length + 2)
-    };
-    // Walls all round (the doors are set in the walls of both ends), floor
-    // inside.
-    let mut art = String::new();
-    for y in 0..h {
-        art += "      ";
-        for x in 0..w {
-            let border = x == 0 || x == w - 1 || y == 0 || y == h - 1;
-            art.push(if border { '#' } else { '.' });
-        }
-        art.push('\n');
-    }
-    let exits = if across {
-        format!(
-            "      a: {{ at: [0, 1], dir: west, width: {width} }}\n      b: {{ at: [{}, 1], dir: east, width: {width} }}\n",
-            w - 1
-        )
-    } else {
-        format!(
-            "      a: {{ at: [1, 0], dir: north, width: {width} }}\n      b: {{ at: [1, {}], dir: south, width: {width} }}\n",
-            h - 1
-        )
-    };
-    format!(
-        "  - name: {name}\n    category: connector\n    tags: [{tag}]\n    art: |\n{art}    exits:\n{exits}"
-    )
-}
-
 /// `s` as a double-quoted YAML string (JSON's escapes are YAML's).
 fn yaml_string(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_owned())
@@ -540,13 +413,7 @@ pub fn import_with(
     }
     // Every set the graph lists for its rooms; its own custom set when it
     // lists none.
-    let mut default_sets: Vec<String> = items(get(&root, "defaultRoomShapes"))
-        .iter()
-        .filter_map(|s| match get(s, "setName").map(|n| &n.value) {
-            Some(Value::Str(n)) => Some(n.clone()),
-            _ => None,
-        })
-        .collect();
+    let mut default_sets: Vec<String> = names(get(&root, "defaultRoomShapes"), "setName");
     if default_sets.is_empty() {
         default_sets.push("custom".to_owned());
     }
@@ -590,13 +457,7 @@ pub fn import_with(
     if let Some(Value::Map(rooms)) = get(&root, "rooms").map(|n| &n.value) {
         for (k, v) in rooms {
             let Value::Str(key) = &k.value else { continue };
-            let shapes: Vec<String> = items(get(v, "roomShapes"))
-                .iter()
-                .filter_map(|s| match get(s, "roomDescriptionName").map(|n| &n.value) {
-                    Some(Value::Str(n)) => Some(n.clone()),
-                    _ => None,
-                })
-                .collect();
+            let shapes: Vec<String> = names(get(v, "roomShapes"), "roomDescriptionName");
             for id in key
                 .trim_matches(|c| c == '[' || c == ']')
                 .split(',')
@@ -741,7 +602,8 @@ pub fn import_with(
         .iter()
         .filter_map(|s| all.get(*s).map(|shape| shape.door_length))
         .collect();
-    for (shape_name, (width, _)) in &corridors {
+    for (shape_name, corridor) in &corridors {
+        let width = &corridor.width;
         if !door_lengths.contains(width) {
             warnings.push(
                 Diagnostic::warning(
@@ -766,10 +628,9 @@ pub fn import_with(
         rooms += &template(&base, "normal", &base, shape);
         rooms += &template(&format!("{base}_entrance"), "entrance", &base, shape);
     }
-    for (shape_name, (width, length)) in &corridors {
+    for (shape_name, corridor) in &corridors {
         let base = format!("{corridor_tag}_{}", slug(shape_name));
-        rooms += &corridor_template(&format!("{base}_v"), &corridor_tag, *width, *length, false);
-        rooms += &corridor_template(&format!("{base}_h"), &corridor_tag, *width, *length, true);
+        rooms += &corridor.templates(&base, &corridor_tag);
     }
     Ok(Imported {
         name,
