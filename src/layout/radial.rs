@@ -49,6 +49,9 @@ pub(super) struct Plan {
     /// Door placements within this many room sides of the target are
     /// taken without looking for a corridor nearer.
     pub(super) door_near: f64,
+    /// Rooms (by index) that take any door that fits before a corridor,
+    /// wherever it leaves them (empty: none).
+    pub(super) doors_first: Vec<bool>,
 }
 
 /// Extra side of a room's square of ground beyond its template's mean
@@ -127,7 +130,10 @@ pub(super) fn lay_out_parts(
     Ok(map.unwrap_or_default())
 }
 
-fn neighbours<'a>(ctx: &'a Ctx, v: NodeIndex) -> impl Iterator<Item = (NodeIndex, EdgeIndex)> + 'a {
+pub(super) fn neighbours<'a>(
+    ctx: &'a Ctx,
+    v: NodeIndex,
+) -> impl Iterator<Item = (NodeIndex, EdgeIndex)> + 'a {
     ctx.edges_of(v).iter().map(move |&e| {
         let (a, b) = ctx.level.graph.edge_endpoints(e).expect("edge");
         (if a == v { b } else { a }, e)
@@ -243,6 +249,7 @@ fn plan(ctx: &mut Ctx, start: NodeIndex) -> Plan {
         side,
         stage: "tree",
         door_near: DOOR_NEAR,
+        doors_first: Vec::new(),
     }
 }
 
@@ -373,6 +380,11 @@ pub(super) fn place(ctx: &mut Ctx, d: &Decomposition, plan: &Plan) -> Result<Can
         let mut hosts = vec![(parent, edge)];
         hosts.extend(neighbours(ctx, v).filter(|&(w, e)| e != edge && canvas.room_of(w).is_some()));
         let avoid = std::mem::take(&mut avoided[v.index()]);
+        let door_near = if plan.doors_first.get(v.index()).copied().unwrap_or(false) {
+            f64::INFINITY
+        } else {
+            plan.door_near
+        };
         let placed_ok = hosts.into_iter().any(|(host, e)| {
             ctx.budget > 0
                 && place_near(
@@ -381,7 +393,7 @@ pub(super) fn place(ctx: &mut Ctx, d: &Decomposition, plan: &Plan) -> Result<Can
                     v,
                     (host, e),
                     at,
-                    (side, plan.door_near),
+                    (side, door_near),
                     &avoid,
                     &mut unjoined,
                 )
