@@ -16,7 +16,7 @@
 //! placed rooms close as soon as it lands, by a door, a small hall or a
 //! corridor.
 
-use petgraph::graph::NodeIndex;
+use petgraph::graph::{EdgeIndex, NodeIndex};
 
 use super::canvas::Canvas;
 use super::context::Ctx;
@@ -25,7 +25,6 @@ use super::radial::{self, Plan, Target};
 use super::tutte::{planar_start, stretched};
 use super::untangle::{Point, Tangle, crossings, majorized};
 use crate::graph::{Decomposition, EdgeKind};
-use petgraph::graph::EdgeIndex;
 
 /// Sweeps of the stress majorization over every room.
 const SWEEPS: usize = 120;
