@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use super::{Shape, enabled_corridors, err, get, inside, int, items, names};
 use crate::diag::{Diagnostic, SourceFile};
+use crate::rooms::MAX_SIDE;
 use crate::yaml::Node;
 
 /// A tile, or a step between tiles, as `(x, y)` with `y` growing down.
@@ -196,6 +197,11 @@ fn short_ends(floor: &BTreeSet<Tile>, w: i32, h: i32) -> Option<Vec<[Tile; 2]>> 
 /// The floor tiles behind door segment `[a, b]` (on a side between floor
 /// and not floor, along its whole length) and the step out through it.
 fn door(floor: &BTreeSet<Tile>, [a, b]: [Tile; 2]) -> Option<(Vec<Tile>, Tile)> {
+    // Off the art's ground (corners are within 0..=MAX_SIDE): on no side.
+    let side = MAX_SIDE as i32;
+    if [a.0, a.1, b.0, b.1].iter().any(|c| !(0..=side).contains(c)) {
+        return None;
+    }
     let (along, lo, hi) = if a.1 == b.1 && a.0 != b.0 {
         (true, a.0.min(b.0), a.0.max(b.0))
     } else if a.0 == b.0 && a.1 != b.1 {
@@ -350,6 +356,12 @@ mod tests {
             Corridor::of("x", &widths)
                 .unwrap_err()
                 .contains("differ in width")
+        );
+        let far = shape(&square, &[[(i32::MIN, 0), (i32::MAX, 0)], [(0, 2), (2, 2)]]);
+        assert!(
+            Corridor::of("x", &far)
+                .unwrap_err()
+                .contains("not on a side")
         );
         let one = shape(&square, &[[(0, 0), (2, 0)]]);
         assert!(Corridor::of("x", &one).unwrap_err().contains("1 door"));
