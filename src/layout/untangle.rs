@@ -34,8 +34,8 @@ const CLEARANCE: f64 = 0.35;
 /// leave budget for more attempts. The families `tree+loops` (30,5),
 /// (45,5), (60,5) and (100,10) on graphs 12,000.., 16,000.. and 17,000..
 /// (1,200 levels): 1,140 laid out with 300 sweeps, 1,153 with 100, 1,161
-/// with 50; (300,10) on graphs 12,000.. and 16,000..: 186 of 200 with
-/// 300 and with 50.
+/// with 50, 1,148 with 25 (drawings too loose for (100,10)); (300,10) on
+/// graphs 12,000.. and 16,000..: 186 of 200 with 300 and with 50.
 const RELAX_SWEEPS: usize = 50;
 
 /// Parts of the drawing found once, before any move: a part hangs from
