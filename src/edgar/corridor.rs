@@ -1,5 +1,6 @@
 //! Edgar's corridor rooms: the shapes of an enabled `corridors:` section
-//! become connector templates, each in the four turns Edgar lets it take.
+//! become connector templates, turned the four ways Edgar turns them by
+//! the template loader (`transforms:`).
 //!
 //! A corridor shape is an orthogonal polygon of floor tiles (straight, bent
 //! or any other) whose listed door segments (`doorPositions`) are where it
@@ -13,10 +14,11 @@ use std::sync::Arc;
 
 use super::{Shape, enabled_corridors, err, get, inside, int, items, names};
 use crate::diag::{Diagnostic, SourceFile};
+use crate::geom::Dir;
 use crate::rooms::MAX_SIDE;
 use crate::yaml::Node;
 
-/// A tile, or a step between tiles, as `(x, y)` with `y` growing down.
+/// A tile, as `(x, y)` with `y` growing down.
 type Tile = (i32, i32);
 
 /// One corridor shape ready to become templates.
@@ -29,8 +31,8 @@ pub(super) struct Corridor {
     pub length: i32,
     /// Its floor tiles.
     floor: BTreeSet<Tile>,
-    /// Its doors: the floor tiles behind each, and the step out of it.
-    doors: Vec<(Vec<Tile>, Tile)>,
+    /// Its doors: the floor tiles behind each, and the way out of it.
+    doors: Vec<(Vec<Tile>, Dir)>,
 }
 
 impl Corridor {
@@ -81,29 +83,6 @@ impl Corridor {
         })
     }
 
-    /// This corridor turned a quarter clockwise (on a grid whose `y` grows
-    /// down), moved back to start at (0, 0).
-    fn turned(&self) -> Self {
-        let turn = |(x, y): Tile| (-y, x);
-        let floor: Vec<Tile> = self.floor.iter().map(|&t| turn(t)).collect();
-        let x0 = floor.iter().map(|t| t.0).min().unwrap_or(0);
-        let y0 = floor.iter().map(|t| t.1).min().unwrap_or(0);
-        let moved = |t: Tile| {
-            let (x, y) = turn(t);
-            (x - x0, y - y0)
-        };
-        Self {
-            width: self.width,
-            length: self.length,
-            floor: self.floor.iter().map(|&t| moved(t)).collect(),
-            doors: self
-                .doors
-                .iter()
-                .map(|(tiles, out)| (tiles.iter().map(|&t| moved(t)).collect(), turn(*out)))
-                .collect(),
-        }
-    }
-
     /// The art and exits of the template (YAML, indented for a `rooms:`
     /// list item): the floor one tile in from the art's edge, walls on
     /// every tile beside it (diagonals too), void elsewhere.
@@ -127,57 +106,32 @@ impl Corridor {
             art.push('\n');
         }
         art += "    exits:\n";
-        // In tile order, so that turns drawing the same template compare
-        // equal.
-        let mut exits: Vec<(Tile, &str, usize)> = self
-            .doors
-            .iter()
-            .map(|(tiles, (ox, oy))| {
-                let (x, y) = tiles
-                    .iter()
-                    .map(|&(x, y)| (x + 1 + ox, y + 1 + oy))
-                    .min()
-                    .unwrap_or_default();
-                let dir = match (ox, oy) {
-                    (0, -1) => "north",
-                    (0, 1) => "south",
-                    (-1, 0) => "west",
-                    _ => "east",
-                };
-                ((y, x), dir, tiles.len())
-            })
-            .collect();
-        exits.sort();
-        for (i, ((y, x), dir, width)) in exits.into_iter().enumerate() {
+        for (i, (tiles, out)) in self.doors.iter().enumerate() {
+            let (dx, dy) = out.delta();
+            let (x, y) = tiles
+                .iter()
+                .map(|&(x, y)| (x + 1 + dx, y + 1 + dy))
+                .min()
+                .unwrap_or_default();
             let _ = writeln!(
                 art,
-                "      d{i}: {{ at: [{x}, {y}], dir: {dir}, width: {width} }}"
+                "      d{i}: {{ at: [{x}, {y}], dir: {}, width: {} }}",
+                out.name(),
+                tiles.len()
             );
         }
         art
     }
 
-    /// The connector templates of this corridor named `base`, tagged
-    /// `tag`: one per distinct turn (Edgar turns corridor rooms the four
-    /// ways; a straight one has two distinct turns, a square one may have
-    /// one).
-    pub fn templates(&self, base: &str, tag: &str) -> String {
-        let mut bodies: Vec<String> = Vec::new();
-        let mut turn = self.clone();
-        for _ in 0..4 {
-            let body = turn.body();
-            if !bodies.contains(&body) {
-                bodies.push(body);
-            }
-            turn = turn.turned();
-        }
-        bodies
-            .iter()
-            .enumerate()
-            .map(|(i, body)| {
-                format!("  - name: {base}_{i}\n    category: connector\n    tags: [{tag}]\n{body}")
-            })
-            .collect()
+    /// The connector template of this corridor named `name`, tagged
+    /// `tag`, with its three quarter turns: the loader keeps those that
+    /// differ from the template and each other (a straight corridor turned
+    /// twice is itself) and shares its weight among them.
+    pub fn template(&self, name: &str, tag: &str) -> String {
+        format!(
+            "  - name: {name}\n    category: connector\n    tags: [{tag}]\n    transforms: [rotate90, rotate180, rotate270]\n{}",
+            self.body()
+        )
     }
 }
 
@@ -195,37 +149,45 @@ fn short_ends(floor: &BTreeSet<Tile>, w: i32, h: i32) -> Option<Vec<[Tile; 2]>> 
 }
 
 /// The floor tiles behind door segment `[a, b]` (on a side between floor
-/// and not floor, along its whole length) and the step out through it.
-fn door(floor: &BTreeSet<Tile>, [a, b]: [Tile; 2]) -> Option<(Vec<Tile>, Tile)> {
+/// and not floor, along its whole length) and the way out through it.
+fn door(floor: &BTreeSet<Tile>, [a, b]: [Tile; 2]) -> Option<(Vec<Tile>, Dir)> {
     // Off the art's ground (corners are within 0..=MAX_SIDE): on no side.
-    let side = MAX_SIDE as i32;
-    if [a.0, a.1, b.0, b.1].iter().any(|c| !(0..=side).contains(c)) {
+    let most = MAX_SIDE as i32;
+    if [a.0, a.1, b.0, b.1].iter().any(|c| !(0..=most).contains(c)) {
         return None;
     }
-    let (along, lo, hi) = if a.1 == b.1 && a.0 != b.0 {
-        (true, a.0.min(b.0), a.0.max(b.0))
+    // The tiles of row or column `line` along the segment, and the ways
+    // out of the tiles after the line (x or y as the segment's) and of
+    // those before it (one less).
+    let (along, lo, hi, line, ways) = if a.1 == b.1 && a.0 != b.0 {
+        (
+            true,
+            a.0.min(b.0),
+            a.0.max(b.0),
+            a.1,
+            [Dir::North, Dir::South],
+        )
     } else if a.0 == b.0 && a.1 != b.1 {
-        (false, a.1.min(b.1), a.1.max(b.1))
+        (
+            false,
+            a.1.min(b.1),
+            a.1.max(b.1),
+            a.0,
+            [Dir::West, Dir::East],
+        )
     } else {
         return None;
     };
-    // The tiles on either side of the segment: after it (x or y as the
-    // segment's), and before it (one less).
-    let line = if along { a.1 } else { a.0 };
-    let at = |k: i32, side: i32| {
-        if along {
-            (k, line + side)
-        } else {
-            (line + side, k)
-        }
+    let row = |line: i32| -> Vec<Tile> {
+        (lo..hi)
+            .map(|k| if along { (k, line) } else { (line, k) })
+            .collect()
     };
-    let step = |out: i32| if along { (0, out) } else { (out, 0) };
-    for (inner, outer, out) in [(0, -1, -1), (-1, 0, 1)] {
-        let tiles: Vec<Tile> = (lo..hi).map(|k| at(k, inner)).collect();
-        if tiles.iter().all(|t| floor.contains(t))
-            && (lo..hi).all(|k| !floor.contains(&at(k, outer)))
+    for (inner, outer, out) in [(line, line - 1, ways[0]), (line - 1, line, ways[1])] {
+        let tiles = row(inner);
+        if tiles.iter().all(|t| floor.contains(t)) && row(outer).iter().all(|t| !floor.contains(t))
         {
-            return Some((tiles, step(out)));
+            return Some((tiles, out));
         }
     }
     None
@@ -311,20 +273,28 @@ mod tests {
             c.body(),
             "    art: |\n      ###~\n      #.##\n      #..#\n      ####\n    exits:\n      d0: { at: [1, 0], dir: north, width: 1 }\n      d1: { at: [3, 2], dir: east, width: 1 }\n"
         );
-        let all = c.templates("l", "t");
-        assert_eq!(all.matches("- name: l_").count(), 4, "{all}");
-        // Each turn's exits still lie just outside its floor.
-        let mut turn = c.clone();
-        for _ in 0..4 {
-            for (tiles, out) in &turn.doors {
-                for t in tiles {
-                    assert!(turn.floor.contains(t));
-                    assert!(!turn.floor.contains(&(t.0 + out.0, t.1 + out.1)));
-                }
+        // Its exits lie just outside its floor.
+        for (tiles, out) in &c.doors {
+            let (dx, dy) = out.delta();
+            for t in tiles {
+                assert!(c.floor.contains(t));
+                assert!(!c.floor.contains(&(t.0 + dx, t.1 + dy)));
             }
-            turn = turn.turned();
         }
-        assert_eq!(turn, c, "four quarter turns give the shape back");
+        // The loader keeps all four turns, each with its exits outside
+        // its floor (a valid room).
+        let turns = loaded(&c);
+        assert_eq!(turns.len(), 4, "{turns:?}");
+        assert!(turns.iter().all(|t| t.exits.len() == 2));
+    }
+
+    /// The templates the room loader makes of `c`'s template: its distinct
+    /// turns.
+    fn loaded(c: &Corridor) -> Vec<crate::rooms::RoomTemplate> {
+        let text = format!("rooms:\n{}", c.template("c", "t"));
+        let (templates, problems) = crate::rooms::load_room_file(&SourceFile::new("c.yaml", text));
+        assert!(problems.is_empty(), "{problems:?}");
+        templates
     }
 
     #[test]
@@ -335,7 +305,11 @@ mod tests {
         );
         let c = Corridor::of("sq", &square).expect("a corridor");
         assert_eq!((c.width, c.length), (2, 2));
-        assert_eq!(c.templates("sq", "t").matches("- name:").count(), 2);
+        assert_eq!(
+            loaded(&c).len(),
+            2,
+            "turned twice, a straight corridor is itself"
+        );
         let long = shape(&[(0, 0), (0, 1), (3, 1), (3, 0)], &[]);
         let c = Corridor::of("long", &long).expect("a corridor");
         assert_eq!((c.width, c.length), (1, 3));

@@ -630,7 +630,7 @@ pub fn import_with(
     }
     for (shape_name, corridor) in &corridors {
         let base = format!("{corridor_tag}_{}", slug(shape_name));
-        rooms += &corridor.templates(&base, &corridor_tag);
+        rooms += &corridor.template(&base, &corridor_tag);
     }
     Ok(Imported {
         name,
