@@ -24,6 +24,7 @@ mod loops;
 mod radial;
 mod ranked;
 mod shape;
+mod spread;
 mod tree;
 mod trials;
 mod tutte;

@@ -498,7 +498,7 @@ fn parts(n: usize, links: &[(usize, usize)], links_of: &[Vec<usize>]) -> Parts {
 
 /// The pieces of the graph without the rooms `cut`, but its largest
 /// (the first found, on a tie).
-fn hanging(
+pub(super) fn hanging(
     n: usize,
     links: &[(usize, usize)],
     links_of: &[Vec<usize>],

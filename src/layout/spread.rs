@@ -1,0 +1,476 @@
+//! Spreading a drawing of a level's graph into room boxes. A drawing puts
+//! each room at a point; its rooms have sizes. Rooms inside a tight loop
+//! are drawn a few tiles apart although their templates are ten or twenty
+//! tiles wide, so placement, which takes the points as targets, finds
+//! their ground taken and pushes them anywhere, and a loop then cannot
+//! close. Here simulated annealing moves each room's box (its template's
+//! size with a margin for the corridors round it) until no two boxes
+//! overlap, no link crosses another or runs through a room, and every
+//! link is within a corridor's reach, with links as short as they may be.
+
+use super::untangle::{Point, hanging, segments_cross};
+use crate::rng::Rng;
+
+/// Tiles kept free round each room's box, for the corridors that pass it.
+const MARGIN: f64 = 2.0;
+
+/// Annealing moves per room.
+const MOVES_PER_ROOM: usize = 600;
+
+/// Most pairs (of rooms, of a room and a link) the annealing looks at
+/// in its moves' soft energy: about 10 million units of work (a 300-room
+/// drawing gets some 220 moves a room instead of 600).
+const MAX_PAIRS: usize = 40_000_000;
+
+/// Share of the moves that take a room with what hangs from it alone
+/// (when something does).
+const GROUP_MOVES: f64 = 0.3;
+
+/// Temperatures (units of energy) at the start and the end.
+const HOT: f64 = 40.0;
+const COLD: f64 = 0.05;
+
+/// What a tile of overlapping boxes costs.
+const OVERLAP_COST: f64 = 4.0;
+/// Scales tried for the drawing before the annealing, each this much
+/// larger than the one before ([`Spread::scale`]).
+const SCALE_STEP: f64 = 1.15;
+/// Most scale steps.
+const SCALE_STEPS: usize = 10;
+/// Share of the boxes' area that may still overlap after scaling.
+const OVERLAP_LEFT: f64 = 0.02;
+/// What a tile of a link beyond its reach costs (squared: far beyond
+/// costs much more).
+const REACH_COST: f64 = 2.0;
+/// What a tile of a link's gap costs: links stay short.
+const LENGTH_COST: f64 = 0.3;
+
+/// A room's box in a drawing: its centre and half sizes.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct RoomBox {
+    pub(super) at: Point,
+    pub(super) half: (f64, f64),
+}
+
+/// A drawing of rooms as boxes being spread.
+struct Spread<'a> {
+    boxes: Vec<RoomBox>,
+    links: &'a [(usize, usize)],
+    links_of: Vec<Vec<usize>>,
+    /// Most tiles between two linked boxes (along both axes together).
+    reach: f64,
+    /// Pairs looked at so far.
+    spent: u64,
+}
+
+/// Spreads `points` (a drawing of rooms with half sizes `half`, linked by
+/// `links`) into boxes that overlap nothing and keep every link within
+/// `reach` tiles, crossing nothing (see the module documentation). Returns
+/// the new points and the pairs of rooms or links looked at (the work).
+pub(super) fn spread(
+    points: &[Point],
+    half: &[(f64, f64)],
+    links: &[(usize, usize)],
+    reach: f64,
+    rng: &mut Rng,
+) -> (Vec<Point>, u64) {
+    let n = points.len();
+    let mut links_of = vec![Vec::new(); n];
+    for (k, &(i, j)) in links.iter().enumerate() {
+        links_of[i].push(k);
+        links_of[j].push(k);
+    }
+    // Each room with what hangs from it alone: moved together.
+    let with: Vec<Vec<usize>> = (0..n)
+        .map(|v| {
+            let mut group = vec![v];
+            group.extend(hanging(n, links, &links_of, &[v]).into_iter().flatten());
+            group
+        })
+        .collect();
+    let mut s = Spread {
+        boxes: points
+            .iter()
+            .zip(half)
+            .map(|(&at, &half)| RoomBox { at, half })
+            .collect(),
+        links,
+        links_of,
+        reach,
+        spent: (n * (n + links.len())) as u64,
+    };
+    if n < 2 {
+        return (points.to_vec(), 0);
+    }
+    s.scale();
+    let start: Vec<Point> = s.boxes.iter().map(|b| b.at).collect();
+    let per_move = 2 * (n + 2 * links.len() / n);
+    let moves = (MOVES_PER_ROOM * n).min(MAX_PAIRS / per_move);
+    let mean_side = half.iter().map(|h| h.0 + h.1).sum::<f64>() / n as f64;
+    let mut best: Vec<Point> = start.clone();
+    let (mut soft, mut hard) = s.energy();
+    let (mut best_soft, mut best_hard) = (soft, hard);
+    for step in 0..moves {
+        let t = step as f64 / moves as f64;
+        let temperature = HOT * (COLD / HOT).powf(t);
+        let i = rng.below(n as u32) as usize;
+        let old = s.boxes[i].at;
+        let stride = mean_side * (1.5 * (1.0 - t) + 0.1);
+        let to = if rng.chance(0.3) && !s.links_of[i].is_empty() {
+            // Towards a linked room, to shorten the link.
+            let k = s.links_of[i][rng.below(s.links_of[i].len() as u32) as usize];
+            let (a, b) = s.links[k];
+            let other = s.boxes[if a == i { b } else { a }].at;
+            let f = rng.unit() * 0.5;
+            (old.0 + (other.0 - old.0) * f, old.1 + (other.1 - old.1) * f)
+        } else {
+            (
+                old.0 + (rng.unit() * 2.0 - 1.0) * stride,
+                old.1 + (rng.unit() * 2.0 - 1.0) * stride,
+            )
+        };
+        let group: Vec<usize> = if with[i].len() > 1 && rng.chance(GROUP_MOVES) {
+            with[i].clone()
+        } else {
+            vec![i]
+        };
+        let shift = (to.0 - old.0, to.1 - old.1);
+        // Pairs within the group count twice, before and after alike.
+        let soft_before: f64 = group.iter().map(|&v| s.soft(v)).sum();
+        // With no crossing in the drawing, none involves the group.
+        let hard_before = if hard == 0 {
+            0
+        } else {
+            group.iter().map(|&v| s.hard(v)).sum()
+        };
+        s.shift(&group, shift);
+        let delta = group.iter().map(|&v| s.soft(v)).sum::<f64>() - soft_before;
+        let cooler = delta <= 0.0 || rng.unit() < (-delta / temperature).exp();
+        // Crossings are counted only for a move that may be taken.
+        let taken = if hard_before == 0 && !cooler {
+            None
+        } else {
+            let hard_after: usize = group.iter().map(|&v| s.hard(v)).sum();
+            (hard_after < hard_before || (hard_after == hard_before && cooler))
+                .then_some(hard_after)
+        };
+        match taken {
+            Some(hard_after) => {
+                hard = (hard + hard_after).saturating_sub(hard_before);
+                soft += delta;
+                if (hard, soft) < (best_hard, best_soft - 1e-9) {
+                    (best_hard, best_soft) = (hard, soft);
+                    best = s.boxes.iter().map(|b| b.at).collect();
+                }
+            }
+            None => s.shift(&group, (-shift.0, -shift.1)),
+        }
+    }
+    (best, s.spent)
+}
+
+impl Spread<'_> {
+    /// Moves the boxes of `group` by `shift`.
+    fn shift(&mut self, group: &[usize], shift: Point) {
+        for &v in group {
+            let at = &mut self.boxes[v].at;
+            *at = (at.0 + shift.0, at.1 + shift.1);
+        }
+    }
+
+    /// Scales the drawing about its middle, by [`SCALE_STEP`] at a time,
+    /// until its boxes overlap by at most [`OVERLAP_LEFT`] of their area
+    /// (or [`SCALE_STEPS`] steps): scaling crosses nothing.
+    fn scale(&mut self) {
+        let n = self.boxes.len() as f64;
+        let area: f64 = self.boxes.iter().map(|b| 4.0 * b.half.0 * b.half.1).sum();
+        let middle = self
+            .boxes
+            .iter()
+            .fold((0.0, 0.0), |m, b| (m.0 + b.at.0 / n, m.1 + b.at.1 / n));
+        let original: Vec<Point> = self.boxes.iter().map(|b| b.at).collect();
+        let mut factor = 1.0;
+        for _ in 0..SCALE_STEPS {
+            self.scaled(&original, middle, factor);
+            if self.total_overlap() <= OVERLAP_LEFT * area {
+                return;
+            }
+            factor *= SCALE_STEP;
+        }
+    }
+
+    /// The tiles of overlap of every two boxes.
+    fn total_overlap(&mut self) -> f64 {
+        let n = self.boxes.len();
+        self.spent += (n * n / 2) as u64;
+        let mut total = 0.0;
+        for i in 0..n {
+            for j in i + 1..n {
+                total += overlap(&self.boxes[i], &self.boxes[j]);
+            }
+        }
+        total
+    }
+
+    /// Sets the boxes to `original` scaled by `factor` about `middle`.
+    fn scaled(&mut self, original: &[Point], middle: Point, factor: f64) {
+        for (b, p) in self.boxes.iter_mut().zip(original) {
+            b.at = (
+                middle.0 + (p.0 - middle.0) * factor,
+                middle.1 + (p.1 - middle.1) * factor,
+            );
+        }
+    }
+
+    /// The whole drawing's energy: the soft part (overlaps and links'
+    /// lengths) and the crossings (of links, of a link through a room).
+    fn energy(&mut self) -> (f64, usize) {
+        let n = self.boxes.len();
+        let mut soft = 0.0;
+        let mut hard = 0;
+        for i in 0..n {
+            for j in i + 1..n {
+                soft += OVERLAP_COST * overlap(&self.boxes[i], &self.boxes[j]);
+            }
+        }
+        for k in 0..self.links.len() {
+            soft += self.link_cost(k);
+            for l in k + 1..self.links.len() {
+                hard += usize::from(self.crosses(k, l));
+            }
+            for v in 0..n {
+                hard += usize::from(self.pierces(k, v));
+            }
+        }
+        self.spent += (n * n + self.links.len() * (self.links.len() + n)) as u64;
+        (soft, hard)
+    }
+
+    /// The soft energy room `i` takes part in: its overlaps and the
+    /// lengths of its links.
+    fn soft(&mut self, i: usize) -> f64 {
+        let n = self.boxes.len();
+        let mut e = 0.0;
+        for j in 0..n {
+            if j != i {
+                e += OVERLAP_COST * overlap(&self.boxes[i], &self.boxes[j]);
+            }
+        }
+        for &k in &self.links_of[i] {
+            e += self.link_cost(k);
+        }
+        self.spent += (n + self.links_of[i].len()) as u64;
+        e
+    }
+
+    /// The crossings room `i` takes part in: of its links with others, of
+    /// its links through other rooms, of other links through it.
+    fn hard(&mut self, i: usize) -> usize {
+        let n = self.boxes.len();
+        let m = self.links.len();
+        let mut count = 0;
+        for k in 0..m {
+            count += usize::from(self.pierces(k, i));
+        }
+        for &k in &self.links_of[i] {
+            // Two of `i`'s own links share it: they never cross.
+            for l in 0..m {
+                count += usize::from(self.crosses(k, l));
+            }
+            for v in 0..n {
+                count += usize::from(v != i && self.pierces(k, v));
+            }
+        }
+        self.spent += (m + self.links_of[i].len() * (m + n)) as u64;
+        count
+    }
+
+    /// Link `k`'s cost: its gap, and the square of its excess over the reach.
+    fn link_cost(&self, k: usize) -> f64 {
+        let (i, j) = self.links[k];
+        let gap = gap(&self.boxes[i], &self.boxes[j]);
+        let beyond = (gap - self.reach).max(0.0);
+        LENGTH_COST * gap + REACH_COST * beyond * beyond
+    }
+
+    /// Whether links `k` and `l` cross (never when they share a room).
+    fn crosses(&self, k: usize, l: usize) -> bool {
+        let (a, b) = self.links[k];
+        let (c, d) = self.links[l];
+        if a == c || a == d || b == c || b == d {
+            return false;
+        }
+        let at = |v: usize| self.boxes[v].at;
+        segments_cross(at(a), at(b), at(c), at(d))
+    }
+
+    /// Whether link `k` runs through room `v`'s box (never for its own
+    /// rooms).
+    fn pierces(&self, k: usize, v: usize) -> bool {
+        let (a, b) = self.links[k];
+        v != a && v != b && segment_meets_box(self.boxes[a].at, self.boxes[b].at, &self.boxes[v])
+    }
+}
+
+/// The tiles of overlap of two boxes, each grown by [`MARGIN`]: the area
+/// where they are nearer than their margins allow.
+fn overlap(p: &RoomBox, q: &RoomBox) -> f64 {
+    let ox = p.half.0 + q.half.0 + MARGIN - (p.at.0 - q.at.0).abs();
+    let oy = p.half.1 + q.half.1 + MARGIN - (p.at.1 - q.at.1).abs();
+    if ox > 0.0 && oy > 0.0 { ox * oy } else { 0.0 }
+}
+
+/// Tiles between two boxes, along both axes together (0 when they touch).
+fn gap(p: &RoomBox, q: &RoomBox) -> f64 {
+    let gx = ((p.at.0 - q.at.0).abs() - p.half.0 - q.half.0).max(0.0);
+    let gy = ((p.at.1 - q.at.1).abs() - p.half.1 - q.half.1).max(0.0);
+    gx + gy
+}
+
+/// Whether the segment `ab` meets box `r` (shrunk by a tile, so a link
+/// grazing a corner does not count).
+fn segment_meets_box(a: Point, b: Point, r: &RoomBox) -> bool {
+    let (hx, hy) = ((r.half.0 - 1.0).max(0.5), (r.half.1 - 1.0).max(0.5));
+    let (lo, hi) = ((r.at.0 - hx, r.at.1 - hy), (r.at.0 + hx, r.at.1 + hy));
+    // Liang-Barsky clipping of the segment against the box.
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let mut t0: f64 = 0.0;
+    let mut t1: f64 = 1.0;
+    for (p, q) in [
+        (-dx, a.0 - lo.0),
+        (dx, hi.0 - a.0),
+        (-dy, a.1 - lo.1),
+        (dy, hi.1 - a.1),
+    ] {
+        if p.abs() < 1e-12 {
+            if q < 0.0 {
+                return false;
+            }
+        } else {
+            let t = q / p;
+            if p < 0.0 {
+                t0 = t0.max(t);
+            } else {
+                t1 = t1.min(t);
+            }
+            if t0 > t1 {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A drawing: points, half sizes and links.
+    type Drawing = (Vec<Point>, Vec<(f64, f64)>, Vec<(usize, usize)>);
+
+    /// A loop of eight 10x8 rooms drawn on a circle far too small for
+    /// them, a branch of two rooms hanging from one of its rooms inside it.
+    fn cramped() -> Drawing {
+        let mut points: Vec<Point> = (0..8)
+            .map(|i| {
+                let a = f64::from(i) * std::f64::consts::TAU / 8.0;
+                (6.0 * a.cos(), 6.0 * a.sin())
+            })
+            .collect();
+        points.push((3.0, 0.5));
+        points.push((1.0, 0.5));
+        let half = vec![(5.0, 4.0); points.len()];
+        let mut links: Vec<(usize, usize)> = (0..8).map(|i| (i, (i + 1) % 8)).collect();
+        links.push((0, 8));
+        links.push((8, 9));
+        for l in &mut links {
+            *l = (l.0.min(l.1), l.0.max(l.1));
+        }
+        (points, half, links)
+    }
+
+    fn boxes(points: &[Point], half: &[(f64, f64)]) -> Vec<RoomBox> {
+        points
+            .iter()
+            .zip(half)
+            .map(|(&at, &half)| RoomBox { at, half })
+            .collect()
+    }
+
+    #[test]
+    fn a_cramped_loop_spreads_into_boxes_that_keep_apart_within_reach() {
+        let (points, half, links) = cramped();
+        let reach = 21.0;
+        let before = boxes(&points, &half);
+        let overlapping = |b: &[RoomBox]| {
+            (0..b.len())
+                .flat_map(|i| (i + 1..b.len()).map(move |j| (i, j)))
+                .filter(|&(i, j)| overlap(&b[i], &b[j]) > 0.0)
+                .count()
+        };
+        assert!(overlapping(&before) > 10, "the drawing starts cramped");
+        let (spread_points, spent) = spread(&points, &half, &links, reach, &mut Rng::new(7));
+        assert!(spent > 0);
+        let after = boxes(&spread_points, &half);
+        // No two boxes nearer than their margins allow (a sliver of a
+        // tile at most).
+        for i in 0..after.len() {
+            for j in i + 1..after.len() {
+                assert!(overlap(&after[i], &after[j]) < 1.0, "rooms {i} and {j}");
+            }
+        }
+        for &(i, j) in &links {
+            assert!(gap(&after[i], &after[j]) <= reach, "link {i}-{j}");
+        }
+        assert_eq!(super::super::untangle::crossings(&spread_points, &links), 0);
+        for (k, &(a, b)) in links.iter().enumerate() {
+            for (v, room) in after.iter().enumerate() {
+                if v != a && v != b {
+                    assert!(
+                        !segment_meets_box(after[a].at, after[b].at, room),
+                        "link {k} runs through room {v}"
+                    );
+                }
+            }
+        }
+        // The same seed spreads the same way.
+        let again = spread(&points, &half, &links, reach, &mut Rng::new(7)).0;
+        assert_eq!(again, spread_points);
+    }
+
+    #[test]
+    fn a_segment_meets_a_box_it_crosses_and_not_one_it_passes() {
+        let room = RoomBox {
+            at: (10.0, 10.0),
+            half: (3.0, 2.0),
+        };
+        assert!(segment_meets_box((0.0, 10.0), (20.0, 10.0), &room));
+        assert!(segment_meets_box((10.0, 0.0), (10.0, 11.0), &room));
+        assert!(!segment_meets_box((0.0, 0.0), (20.0, 0.0), &room));
+        assert!(!segment_meets_box((0.0, 10.0), (6.0, 10.0), &room));
+        // Grazing a corner does not count.
+        assert!(!segment_meets_box((6.5, 7.5), (7.5, 7.0), &room));
+    }
+
+    #[test]
+    fn gaps_count_tiles_between_boxes_along_both_axes() {
+        let a = RoomBox {
+            at: (0.0, 0.0),
+            half: (2.0, 2.0),
+        };
+        let b = RoomBox {
+            at: (10.0, 7.0),
+            half: (3.0, 1.0),
+        };
+        // 10 - 2 - 3 = 5 across, 7 - 2 - 1 = 4 down.
+        assert_eq!(gap(&a, &b), 9.0);
+        assert_eq!(gap(&a, &a), 0.0);
+        // Margins of 2 each way: 5 + 2 - 5 = 2 across, 3 + 2 - 7 < 0.
+        assert_eq!(overlap(&a, &b), 0.0);
+        let c = RoomBox {
+            at: (5.0, 1.0),
+            half: (2.0, 2.0),
+        };
+        assert_eq!(overlap(&a, &c), (4.0 + MARGIN - 5.0) * (4.0 + MARGIN - 1.0));
+    }
+}
