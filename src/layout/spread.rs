@@ -8,7 +8,7 @@
 //! overlap, no link crosses another or runs through a room, and every
 //! link is within a corridor's reach, with links as short as they may be.
 
-use super::untangle::{Point, hanging, segments_cross};
+use super::untangle::{Point, hanging_from_each, links_by_room, segments_cross};
 use crate::rng::Rng;
 
 /// Tiles kept free round each room's box, for the corridors that pass it.
@@ -75,17 +75,18 @@ pub(super) fn spread(
     rng: &mut Rng,
 ) -> (Vec<Point>, u64) {
     let n = points.len();
-    let mut links_of = vec![Vec::new(); n];
-    for (k, &(i, j)) in links.iter().enumerate() {
-        links_of[i].push(k);
-        links_of[j].push(k);
+    if n < 2 {
+        return (points.to_vec(), 0);
     }
+    let links_of = links_by_room(n, links);
     // Each room with what hangs from it alone: moved together.
-    let with: Vec<Vec<usize>> = (0..n)
-        .map(|v| {
-            let mut group = vec![v];
-            group.extend(hanging(n, links, &links_of, &[v]).into_iter().flatten());
-            group
+    let with: Vec<Vec<usize>> = hanging_from_each(n, links, &links_of)
+        .into_iter()
+        .enumerate()
+        .map(|(v, pieces)| {
+            std::iter::once(v)
+                .chain(pieces.into_iter().flatten())
+                .collect()
         })
         .collect();
     let mut s = Spread {
@@ -99,9 +100,6 @@ pub(super) fn spread(
         reach,
         spent: (n * (n + links.len())) as u64,
     };
-    if n < 2 {
-        return (points.to_vec(), 0);
-    }
     s.scale();
     let start: Vec<Point> = s.boxes.iter().map(|b| b.at).collect();
     let per_move = 2 * (n + 2 * links.len() / n);
@@ -129,10 +127,10 @@ pub(super) fn spread(
                 old.1 + (rng.unit() * 2.0 - 1.0) * stride,
             )
         };
-        let group: Vec<usize> = if with[i].len() > 1 && rng.chance(GROUP_MOVES) {
-            with[i].clone()
+        let group: &[usize] = if with[i].len() > 1 && rng.chance(GROUP_MOVES) {
+            &with[i]
         } else {
-            vec![i]
+            std::slice::from_ref(&i)
         };
         let shift = (to.0 - old.0, to.1 - old.1);
         // Pairs within the group count twice, before and after alike.
@@ -143,7 +141,7 @@ pub(super) fn spread(
         } else {
             group.iter().map(|&v| s.hard(v)).sum()
         };
-        s.shift(&group, shift);
+        s.shift(group, shift);
         let delta = group.iter().map(|&v| s.soft(v)).sum::<f64>() - soft_before;
         let cooler = delta <= 0.0 || rng.unit() < (-delta / temperature).exp();
         // Crossings are counted only for a move that may be taken.
@@ -163,7 +161,7 @@ pub(super) fn spread(
                     best = s.boxes.iter().map(|b| b.at).collect();
                 }
             }
-            None => s.shift(&group, (-shift.0, -shift.1)),
+            None => s.shift(group, (-shift.0, -shift.1)),
         }
     }
     (best, s.spent)

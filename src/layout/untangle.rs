@@ -80,11 +80,7 @@ impl<'a> Tangle<'a> {
         links: &'a [(usize, usize)],
     ) -> Self {
         let n = points.len();
-        let mut links_of = vec![Vec::new(); n];
-        for (k, &(a, b)) in links.iter().enumerate() {
-            links_of[a].push(k);
-            links_of[b].push(k);
-        }
+        let links_of = links_by_room(n, links);
         let parts = parts(n, links, &links_of);
         Tangle {
             points,
@@ -468,8 +464,11 @@ fn parts(n: usize, links: &[(usize, usize)], links_of: &[Vec<usize>]) -> Parts {
         with: (0..n).map(|v| vec![v]).collect(),
         ..Parts::default()
     };
-    for v in 0..n {
-        for piece in hanging(n, links, links_of, &[v]) {
+    for (v, pieces) in hanging_from_each(n, links, links_of)
+        .into_iter()
+        .enumerate()
+    {
+        for piece in pieces {
             out.with[v].extend(&piece);
             out.swings.push((v, piece));
         }
@@ -496,9 +495,29 @@ fn parts(n: usize, links: &[(usize, usize)], links_of: &[Vec<usize>]) -> Parts {
     out
 }
 
+/// The links of each of `n` rooms, by index in `links`.
+pub(super) fn links_by_room(n: usize, links: &[(usize, usize)]) -> Vec<Vec<usize>> {
+    let mut links_of = vec![Vec::new(); n];
+    for (k, &(a, b)) in links.iter().enumerate() {
+        links_of[a].push(k);
+        links_of[b].push(k);
+    }
+    links_of
+}
+
+/// For each of `n` rooms, the pieces that hang from it alone ([`hanging`]
+/// with the room cut).
+pub(super) fn hanging_from_each(
+    n: usize,
+    links: &[(usize, usize)],
+    links_of: &[Vec<usize>],
+) -> Vec<Vec<Vec<usize>>> {
+    (0..n).map(|v| hanging(n, links, links_of, &[v])).collect()
+}
+
 /// The pieces of the graph without the rooms `cut`, but its largest
 /// (the first found, on a tie).
-pub(super) fn hanging(
+fn hanging(
     n: usize,
     links: &[(usize, usize)],
     links_of: &[Vec<usize>],
