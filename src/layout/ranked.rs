@@ -24,6 +24,11 @@ impl Ranked {
         Ranked { cands, ordered: 0 }
     }
 
+    /// Those of the candidates `keep` accepts, to be read best first.
+    pub fn filtered(&self, keep: impl Fn(&Candidate) -> bool) -> Self {
+        Ranked::new(self.cands.iter().copied().filter(|c| keep(c)).collect())
+    }
+
     /// The `i`-th best candidate (from 0), if there are that many.
     pub fn get(&mut self, i: usize) -> Option<Candidate> {
         while self.ordered <= i && self.ordered < self.cands.len() {
