@@ -433,6 +433,24 @@ impl Ctx<'_> {
         }
     }
 
+    /// Whether the unplaced `next` has a placement that fits against the
+    /// placed room `ni` by `edge`. Only a piece with two exits (a corridor
+    /// piece) is checked: its one free exit may face a wall, which a room
+    /// with exits all round never does.
+    pub fn onward_fits(
+        &mut self,
+        canvas: &Canvas,
+        ni: usize,
+        (next, edge): (NodeIndex, EdgeIndex),
+    ) -> bool {
+        if self.shapes[canvas.rooms[ni].shape].exits.len() != 2 {
+            return true;
+        }
+        let mut cands = Ranked::new(self.placements(canvas, ni, next, edge));
+        let mut at = 0;
+        self.next_fitting(canvas, &mut cands, &mut at).is_some()
+    }
+
     /// The first `n` of `cands` that overlap nothing, in order.
     pub fn first_fitting(
         &mut self,

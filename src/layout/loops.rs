@@ -415,26 +415,16 @@ impl Arc<'_> {
         let mut looked_ahead: Vec<Vec<Option<usize>>> = Vec::new();
         if hi == lo + 1 {
             // The last room but one: placements after which the last room
-            // closes the loop door to door come first: those leaving it a
-            // place touching both ends, then the best by the ring. What the
-            // latter searched is kept for the loop below, in its order.
+            // closes the loop door to door come first: the best by the
+            // ring, then (rarer, and costlier to find) those leaving it a
+            // place touching both ends.
             let (last, target_edge) = if left {
                 (hi, ear.edges[hi])
             } else {
                 (lo, ear.edges[lo - 1])
             };
-            let bridged = bridging_placements(
-                ctx,
-                canvas,
-                (hi_room, node, &cands),
-                (ear.nodes[last], target, target_edge),
-            );
             let best = ctx.first_fitting(canvas, &mut cands, DOOR_LOOKAHEAD);
-            let mut searched_after: Vec<(Candidate, Vec<Option<usize>>)> = Vec::new();
-            for c in bridged.iter().chain(&best) {
-                if searched_after.iter().any(|(d, _)| same_placement(c, d)) {
-                    continue;
-                }
+            for c in &best {
                 let ni = ctx.commit(canvas, hi_room, node, edge, c);
                 let mut searched = Vec::new();
                 if !ctx.strands_exits(canvas, ni)
@@ -442,19 +432,27 @@ impl Arc<'_> {
                 {
                     return true;
                 }
-                searched_after.push((*c, searched));
+                looked_ahead.push(searched);
                 canvas.rollback(ctx.shapes, mark);
             }
-            looked_ahead = best
+            let bridged = bridging_placements(
+                ctx,
+                canvas,
+                (hi_room, node, &cands),
+                (ear.nodes[last], target, target_edge),
+            );
+            for c in bridged
                 .iter()
-                .map(|c| {
-                    searched_after
-                        .iter()
-                        .find(|(d, _)| same_placement(c, d))
-                        .map(|(_, s)| s.clone())
-                        .unwrap_or_default()
-                })
-                .collect();
+                .filter(|c| !best.iter().any(|b| same_placement(c, b)))
+            {
+                let ni = ctx.commit(canvas, hi_room, node, edge, c);
+                if !ctx.strands_exits(canvas, ni)
+                    && self.close(ctx, canvas, last, Closing::DoorOnly, &mut Vec::new())
+                {
+                    return true;
+                }
+                canvas.rollback(ctx.shapes, mark);
+            }
         }
         let mut looked_ahead = looked_ahead.into_iter();
         let mut tried = 0;
@@ -467,7 +465,7 @@ impl Arc<'_> {
             } else {
                 (ear.nodes[hi - 1], ear.edges[hi - 1])
             };
-            if !ctx.strands_exits(canvas, ni) && onward_fits(ctx, canvas, ni, onward) {
+            if !ctx.strands_exits(canvas, ni) && ctx.onward_fits(canvas, ni, onward) {
                 let (lo2, hi2) = if left { (lo + 1, hi) } else { (lo, hi - 1) };
                 if self.grow(ctx, canvas, lo2, hi2, !left) {
                     return true;
@@ -552,24 +550,6 @@ fn arc_candidates(
         c.score = -(d - wanted).abs() + ctx.rng.unit() * 4.0;
     }
     Ranked::new(cands)
-}
-
-/// Whether the room after placed room `ni` on its arc (`next`, by
-/// `edge`) has a placement against it that fits. Only a piece with two
-/// exits (a corridor piece) is checked: its one free exit may face a wall,
-/// which a room with exits all round never does.
-fn onward_fits(
-    ctx: &mut Ctx,
-    canvas: &Canvas,
-    ni: usize,
-    (next, edge): (NodeIndex, EdgeIndex),
-) -> bool {
-    if ctx.shapes[canvas.rooms[ni].shape].exits.len() != 2 {
-        return true;
-    }
-    let mut cands = Ranked::new(ctx.placements(canvas, ni, next, edge));
-    let mut at = 0;
-    ctx.next_fitting(canvas, &mut cands, &mut at).is_some()
 }
 
 /// Places `node` against `host` and realises its edge to `other`: directly
@@ -684,11 +664,14 @@ fn open_fronts(ctx: &Ctx, canvas: &Canvas, oi: usize, edge: EdgeIndex) -> Vec<(P
 /// the ring.
 const BRIDGING_TRIES: usize = 3;
 
-/// Placements of the last room looked at by [`bridging_fronts`].
-const BRIDGING_PLACEMENTS: usize = 256;
+/// Placements of the last room looked at by [`bridging_fronts`]: a room
+/// with doors all along its sides has hundreds, and a few dozen find a
+/// bridge when there is one (with 256, Edgar's `game2_basic` took 1.5
+/// times as long, with the same levels' door shares).
+const BRIDGING_PLACEMENTS: usize = 24;
 
 /// Fronts [`bridging_fronts`] keeps.
-const BRIDGING_FRONTS: usize = 4096;
+const BRIDGING_FRONTS: usize = 384;
 
 /// Up to [`BRIDGING_TRIES`] of `cands` (placements of the last room but
 /// one, `node`, against room `host`) that fit and put an exit where the
@@ -1042,16 +1025,16 @@ mod tests {
         canvas.add_room(ctx.shapes, a, fx.template("corner"), Pos::new(5, 0));
         let pi = canvas.add_room(ctx.shapes, p, fx.template("piece"), Pos::new(6, 5));
         let pb = ear.edges[2];
-        assert!(onward_fits(&mut ctx, &canvas, pi, (b, pb)));
+        assert!(ctx.onward_fits(&canvas, pi, (b, pb)));
         // A corridor across the ground below the piece: `b` no longer fits
         // against its free door.
         canvas.add_corridor(&(-12..=20).map(|x| Pos::new(x, 9)).collect::<Vec<_>>());
-        assert!(!onward_fits(&mut ctx, &canvas, pi, (b, pb)));
+        assert!(!ctx.onward_fits(&canvas, pi, (b, pb)));
         // A room with more exits is never checked, walled in or not.
         let mut walled = Canvas::default();
         let bi = walled.add_room(ctx.shapes, b, fx.template("wide"), Pos::new(0, 20));
         walled.add_corridor(&(-12..=20).map(|x| Pos::new(x, 19)).collect::<Vec<_>>());
-        assert!(onward_fits(&mut ctx, &walled, bi, (p, pb)));
+        assert!(ctx.onward_fits(&walled, bi, (p, pb)));
     }
 
     #[test]
