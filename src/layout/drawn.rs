@@ -63,8 +63,8 @@ fn plan(ctx: &mut Ctx, start: NodeIndex, gap: f64) -> Plan {
         .map(|(v, _)| v)
         .collect();
     let side = radial::room_side(ctx, &rooms);
-    let points = draw(ctx, &rooms, gap);
-    let points = spread_boxes(ctx, &rooms, &points);
+    let (points, links) = draw(ctx, &rooms, gap);
+    let points = spread_boxes(ctx, &rooms, &points, &links);
     let n = rooms.len() as f64;
     let middle = points
         .iter()
@@ -142,7 +142,7 @@ fn dead_end_heads(ctx: &Ctx, walk: &[(NodeIndex, Option<(NodeIndex, EdgeIndex)>)
 /// moving every room to where its distances to all the others fit best
 /// given theirs (weights: the inverse square of the wanted distance, so
 /// near rooms count most).
-fn draw(ctx: &mut Ctx, rooms: &[NodeIndex], gap: f64) -> Vec<Point> {
+fn draw(ctx: &mut Ctx, rooms: &[NodeIndex], gap: f64) -> (Vec<Point>, Vec<(usize, usize)>) {
     let n = rooms.len();
     let (want, links) = lengths(ctx, rooms, gap);
     let spread = want.iter().fold(0.0f64, |m, &w| m.max(w)) / 2.0;
@@ -164,7 +164,7 @@ fn draw(ctx: &mut Ctx, rooms: &[NodeIndex], gap: f64) -> Vec<Point> {
     if crossings(&points, &links) > 0 {
         untangle(ctx, &mut points, &want, &links);
     }
-    points
+    (points, links)
 }
 
 /// Most of a corridor's length two linked rooms' boxes may be apart in a
@@ -173,9 +173,14 @@ fn draw(ctx: &mut Ctx, rooms: &[NodeIndex], gap: f64) -> Vec<Point> {
 /// earlier version of the annealing): 33, 32 and 32 laid out; 0.7 kept.
 const SPREAD_REACH: f64 = 0.7;
 
-/// `points`, a drawing of `rooms`, spread into boxes of their templates'
-/// sizes ([`spread::spread`]).
-fn spread_boxes(ctx: &mut Ctx, rooms: &[NodeIndex], points: &[Point]) -> Vec<Point> {
+/// `points`, a drawing of `rooms` with `links` between them, spread into
+/// boxes of their templates' sizes ([`spread::spread`]).
+fn spread_boxes(
+    ctx: &mut Ctx,
+    rooms: &[NodeIndex],
+    points: &[Point],
+    links: &[(usize, usize)],
+) -> Vec<Point> {
     let half: Vec<(f64, f64)> = rooms
         .iter()
         .map(|&v| {
@@ -185,9 +190,8 @@ fn spread_boxes(ctx: &mut Ctx, rooms: &[NodeIndex], points: &[Point]) -> Vec<Poi
             })
         })
         .collect();
-    let links = links_between(ctx, rooms, &positions(ctx, rooms));
     let reach = f64::from(ctx.params.corridor.1) * SPREAD_REACH;
-    let (points, spent) = spread::spread(points, &half, &links, reach, &mut ctx.rng);
+    let (points, spent) = spread::spread(points, &half, links, reach, &mut ctx.rng);
     charge(ctx, spent);
     points
 }
@@ -348,8 +352,8 @@ mod tests {
         let mut ctx = fixture.ctx();
         let rooms: Vec<NodeIndex> = fixture.level.graph.node_indices().collect();
         let gap = LINK_GAPS[0];
-        let points = draw(&mut ctx, &rooms, gap);
-        let (want, links) = lengths(&ctx, &rooms, gap);
+        let (points, links) = draw(&mut ctx, &rooms, gap);
+        let (want, _) = lengths(&ctx, &rooms, gap);
         let n = rooms.len();
         assert_eq!(links.len(), 13);
         // The paths and the branches inside the loops cross nothing.

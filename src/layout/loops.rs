@@ -13,6 +13,7 @@ use super::context::{Candidate, Ctx, Join, TEMPLATE_REPICKS, exit_cell};
 use super::corridor::{Joint, connect, direct_pair, link_direct};
 use super::failure::Failure;
 use super::ranked::Ranked;
+use super::shape::Shape;
 use super::tree::place_root;
 use crate::geom::{Dir, Pos};
 use crate::graph::{
@@ -660,8 +661,8 @@ fn open_fronts(ctx: &Ctx, canvas: &Canvas, oi: usize, edge: EdgeIndex) -> Vec<(P
         .collect()
 }
 
-/// Bridging placements of the last room but one tried before the best by
-/// the ring.
+/// Bridging placements of the last room but one tried after the best two
+/// by the ring.
 const BRIDGING_TRIES: usize = 3;
 
 /// Placements of the last room looked at by [`bridging_fronts`]: two
@@ -725,17 +726,8 @@ fn bridging_fronts(
     // are many (the first ones would all lie on one side).
     let mut placements: Vec<(usize, usize, Pos)> = Vec::new();
     for s in ctx.shape_options(node) {
-        for &(front, dir, width) in fronts {
-            for (j, x) in shapes[s].exits.iter().enumerate() {
-                if x.dir == dir && x.cells.len() == width {
-                    placements.push((
-                        s,
-                        j,
-                        Pos::new(front.x - x.cells[0].x, front.y - x.cells[0].y),
-                    ));
-                }
-            }
-        }
+        let meeting = meeting_fronts(&shapes[s], fronts.iter().copied());
+        placements.extend(meeting.map(|(j, pos)| (s, j, pos)));
     }
     if placements.len() > BRIDGING_PLACEMENTS {
         ctx.rng.shuffle(&mut placements);
@@ -758,6 +750,23 @@ fn bridging_fronts(
     out.sort_unstable();
     out.dedup();
     out
+}
+
+/// Where `shape` stands with an exit on one of `fronts` (the tile, and the
+/// facing and width of an exit that meets it there): that exit and the
+/// shape's position, front by front.
+fn meeting_fronts<'a>(
+    shape: &'a Shape,
+    fronts: impl Iterator<Item = (Pos, Dir, usize)> + 'a,
+) -> impl Iterator<Item = (usize, Pos)> + 'a {
+    fronts.flat_map(move |(front, dir, width)| {
+        shape
+            .exits
+            .iter()
+            .enumerate()
+            .filter(move |(_, x)| x.dir == dir && x.cells.len() == width)
+            .map(move |(j, x)| (j, Pos::new(front.x - x.cells[0].x, front.y - x.cells[0].y)))
+    })
 }
 
 /// Whether two candidates are the same placement.
@@ -788,16 +797,12 @@ impl DoorSpots {
                     && f.y >= host.pos.y - shape.height
                     && f.y < host.pos.y + hs.height + shape.height
             };
-            for &(front, dir, width) in fronts.iter().filter(|f| within(f.0)) {
-                for (j, x) in shape.exits.iter().enumerate() {
-                    if x.dir == dir && x.cells.len() == width {
-                        let pos = Pos::new(front.x - x.cells[0].x, front.y - x.cells[0].y);
-                        spots
-                            .entry((s, pos))
-                            .and_modify(|e| e.1 |= e.0 != j)
-                            .or_insert((j, false));
-                    }
-                }
+            let near = fronts.iter().copied().filter(|f| within(f.0));
+            for (j, pos) in meeting_fronts(shape, near) {
+                spots
+                    .entry((s, pos))
+                    .and_modify(|e| e.1 |= e.0 != j)
+                    .or_insert((j, false));
             }
         }
         DoorSpots(spots)
