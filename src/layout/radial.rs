@@ -52,6 +52,13 @@ pub(super) struct Plan {
     /// Rooms (by index) that take any door that fits before a corridor,
     /// wherever it leaves them (empty: none).
     pub(super) doors_first: Vec<bool>,
+    /// Whether a room whose target lies beyond a corridor's reach of its
+    /// placed parent aims at the nearest point within reach instead
+    /// ([`within_reach`]): a drawing's spreading may leave a link too long,
+    /// while a tree's plan keeps its rings a corridor apart and spreads
+    /// children across wide sectors on purpose (drawing them in took a
+    /// 300-room tree from 67 to 221 ms, 0.88 to 0.81 direct doors).
+    pub(super) aims_within_reach: bool,
 }
 
 /// Extra side of a room's square of ground beyond its template's mean
@@ -91,6 +98,11 @@ const RING_STEP: f64 = 0.9;
 
 /// Best door placements that fit which are tried.
 const DOOR_TRIES: usize = 6;
+
+/// Farthest a room aims from its placed parent, in corridors of the
+/// flow's longest, beyond the two rooms' mean half sides (along both axes
+/// together): see [`within_reach`].
+const AIM_REACH: f64 = 1.2;
 
 /// Lays out a level whose physical edges form a forest (no loop
 /// composite) on a plan: each tree around its centre room, the trees
@@ -250,6 +262,7 @@ fn plan(ctx: &mut Ctx, start: NodeIndex) -> Plan {
         stage: "tree",
         door_near: DOOR_NEAR,
         doors_first: Vec::new(),
+        aims_within_reach: false,
     }
 }
 
@@ -373,6 +386,9 @@ pub(super) fn place(ctx: &mut Ctx, d: &Decomposition, plan: &Plan) -> Result<Can
                 placed.1 + target.at.1 - planned.1,
             );
         }
+        if plan.aims_within_reach {
+            at = within_reach(ctx, (parent, placed), v, at);
+        }
         let mark = canvas.mark();
         let mut unjoined = None;
         // Against its parent, else (a room closing a loop) against another
@@ -483,6 +499,32 @@ fn close_links(
 /// The distance between two points.
 pub(super) fn distance(a: (f64, f64), b: (f64, f64)) -> f64 {
     ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt()
+}
+
+/// Where `v` aims, given its target `at` and its `parent` placed with its
+/// centre at `placed`: `at`, or, when that is farther than a corridor
+/// reaches ([`AIM_REACH`]), the point on the way to it that is just within
+/// reach (for a [`Plan::aims_within_reach`]). A drawing whose spreading
+/// left a link too long would otherwise find no corridor near the target
+/// and put the room at the parent's door nearest to it, often on the
+/// parent's other side, where the loops through it cannot close. On the
+/// graph families (30,5), (45,5), (60,5) and (100,10), 30 graphs x 10
+/// seeds each: 1,185 of 1,200 levels laid out instead of 1,174, none
+/// fewer on any graph (drawing in at 1.0 corridors: 1,185; at 1.4: 1,180).
+fn within_reach(
+    ctx: &Ctx,
+    (parent, placed): (NodeIndex, (f64, f64)),
+    v: NodeIndex,
+    at: (f64, f64),
+) -> (f64, f64) {
+    let reach = f64::from(ctx.params.corridor.1) * AIM_REACH
+        + (mean_side(ctx, parent) + mean_side(ctx, v)) / 2.0;
+    let (dx, dy) = (at.0 - placed.0, at.1 - placed.1);
+    let far = dx.abs() + dy.abs();
+    if far <= reach {
+        return at;
+    }
+    (placed.0 + dx * reach / far, placed.1 + dy * reach / far)
 }
 
 /// Places `v` against its placed `parent` through `edge`, its centre as
@@ -651,7 +693,7 @@ fn corridor_near(
 
 #[cfg(test)]
 mod tests {
-    use super::{bfs, ring_radii};
+    use super::{bfs, ring_radii, within_reach};
     use crate::layout::fixture::Fixture;
 
     #[test]
@@ -668,6 +710,30 @@ mod tests {
             let rooms: Vec<_> = walk.iter().map(|(v, _)| *v).collect();
             assert_eq!(rooms, vec![link.host, link.anchor], "seed {seed}");
         }
+    }
+
+    #[test]
+    fn a_target_beyond_a_corridor_is_drawn_in_along_its_line() {
+        let fixture = Fixture::new();
+        let ctx = fixture.ctx();
+        let link = fixture.link();
+        let longest = f64::from(ctx.params.corridor.1);
+        let placed = (3.0, -2.0);
+        let aim = |at| within_reach(&ctx, (link.host, placed), link.anchor, at);
+        // Near: kept as it is.
+        assert_eq!(aim((13.0, 4.0)), (13.0, 4.0));
+        // Far: on the same line from the parent, a corridor and the rooms'
+        // half sides away (along both axes together), no farther.
+        let (x, y) = aim((3.0 + 200.0, -2.0 - 100.0));
+        let (dx, dy) = (x - placed.0, y - placed.1);
+        assert!((dx / dy + 2.0).abs() < 1e-9, "off its line: {dx}, {dy}");
+        let far = dx.abs() + dy.abs();
+        assert!(far > longest && far < 2.0 * longest, "{far}");
+        let again = aim((x, y));
+        assert!(
+            (again.0 - x).abs() + (again.1 - y).abs() < 1e-6,
+            "the drawn-in point is within reach"
+        );
     }
 
     /// Rooms per depth of a complete binary tree `depth` levels deep.
