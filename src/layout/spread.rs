@@ -59,6 +59,14 @@ struct Spread<'a> {
     links_of: Vec<Vec<usize>>,
     /// Most tiles between two linked boxes (along both axes together).
     reach: f64,
+    /// What a crossing of two links counts for in the hard energy, where a
+    /// link through a room counts 1: more than all the links through rooms
+    /// the drawing can have, so that no move trades some of them for a
+    /// crossing. A corridor can go round a room; no placement undoes a
+    /// crossing. Counted alike, the two were traded: on graph 12,001 of
+    /// (100,10), 10 of 23 spread drawings that began with no crossing (and
+    /// up to 249 links through rooms) ended with 2 to 9 crossings.
+    crossing_weight: usize,
     /// Pairs looked at so far.
     spent: u64,
 }
@@ -89,17 +97,7 @@ pub(super) fn spread(
                 .collect()
         })
         .collect();
-    let mut s = Spread {
-        boxes: points
-            .iter()
-            .zip(half)
-            .map(|(&at, &half)| RoomBox { at, half })
-            .collect(),
-        links,
-        links_of,
-        reach,
-        spent: (n * (n + links.len())) as u64,
-    };
+    let mut s = Spread::new(points, half, links, links_of, reach);
     s.scale();
     let start: Vec<Point> = s.boxes.iter().map(|b| b.at).collect();
     let per_move = 2 * (n + 2 * links.len() / n);
@@ -167,7 +165,31 @@ pub(super) fn spread(
     (best, s.spent)
 }
 
-impl Spread<'_> {
+impl<'a> Spread<'a> {
+    /// Boxes of half sizes `half` at `points`, linked by `links` (each
+    /// room's in `links_of`).
+    fn new(
+        points: &[Point],
+        half: &[(f64, f64)],
+        links: &'a [(usize, usize)],
+        links_of: Vec<Vec<usize>>,
+        reach: f64,
+    ) -> Self {
+        let n = points.len();
+        Spread {
+            boxes: points
+                .iter()
+                .zip(half)
+                .map(|(&at, &half)| RoomBox { at, half })
+                .collect(),
+            links,
+            links_of,
+            reach,
+            crossing_weight: n * links.len() + 1,
+            spent: (n * (n + links.len())) as u64,
+        }
+    }
+
     /// Moves the boxes of `group` by `shift`.
     fn shift(&mut self, group: &[usize], shift: Point) {
         for &v in group {
@@ -221,7 +243,8 @@ impl Spread<'_> {
     }
 
     /// The whole drawing's energy: the soft part (overlaps and links'
-    /// lengths) and the crossings (of links, of a link through a room).
+    /// lengths) and the hard part (crossings of links, weighted by
+    /// [`Spread::crossing_weight`], and links through rooms).
     fn energy(&mut self) -> (f64, usize) {
         let n = self.boxes.len();
         let mut soft = 0.0;
@@ -234,7 +257,7 @@ impl Spread<'_> {
         for k in 0..self.links.len() {
             soft += self.link_cost(k);
             for l in k + 1..self.links.len() {
-                hard += usize::from(self.crosses(k, l));
+                hard += self.crossing_weight * usize::from(self.crosses(k, l));
             }
             for v in 0..n {
                 hard += usize::from(self.pierces(k, v));
@@ -261,8 +284,9 @@ impl Spread<'_> {
         e
     }
 
-    /// The crossings room `i` takes part in: of its links with others, of
-    /// its links through other rooms, of other links through it.
+    /// The hard energy room `i` takes part in: crossings of its links with
+    /// others (weighted, see [`Spread::crossing_weight`]), its links through
+    /// other rooms, other links through it.
     fn hard(&mut self, i: usize) -> usize {
         let n = self.boxes.len();
         let m = self.links.len();
@@ -273,7 +297,7 @@ impl Spread<'_> {
         for &k in &self.links_of[i] {
             // Two of `i`'s own links share it: they never cross.
             for l in 0..m {
-                count += usize::from(self.crosses(k, l));
+                count += self.crossing_weight * usize::from(self.crosses(k, l));
             }
             for v in 0..n {
                 count += usize::from(v != i && self.pierces(k, v));
@@ -434,6 +458,47 @@ mod tests {
         // The same seed spreads the same way.
         let again = spread(&points, &half, &links, reach, &mut Rng::new(7)).0;
         assert_eq!(again, spread_points);
+    }
+
+    /// The hard energy of rooms of 8x6 tiles at `points` linked by
+    /// `links`.
+    fn hard_energy(points: &[Point], links: &[(usize, usize)]) -> usize {
+        let half = vec![(4.0, 3.0); points.len()];
+        let links_of = links_by_room(points.len(), links);
+        Spread::new(points, &half, links, links_of, 21.0).energy().1
+    }
+
+    #[test]
+    fn one_crossing_outweighs_every_link_through_a_room() {
+        // Two links crossing, far from every room.
+        let crossed = [
+            (0.0, 0.0),
+            (40.0, 40.0),
+            (0.0, 40.0),
+            (40.0, 0.0),
+            (100.0, 100.0),
+        ];
+        let crossing = [(0, 1), (2, 3), (3, 4)];
+        // No crossing, but a long link through three rooms, and a second
+        // through one of them.
+        let row = [
+            (0.0, 0.0),
+            (20.0, 0.0),
+            (40.0, 0.0),
+            (60.0, 0.0),
+            (80.0, 0.0),
+        ];
+        let through = [(0, 4), (1, 3), (1, 2)];
+        assert_eq!(super::super::untangle::crossings(&row, &through), 0);
+        let (one, many) = (
+            hard_energy(&crossed, &crossing),
+            hard_energy(&row, &through),
+        );
+        assert!(many >= 4, "links through rooms: {many}");
+        assert!(
+            one > many,
+            "a crossing ({one}) against {many} links through rooms"
+        );
     }
 
     #[test]
