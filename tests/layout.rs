@@ -129,15 +129,31 @@ fn a_theta_with_branches_on_every_path_encloses_one_of_them() {
 }
 
 #[test]
-fn a_failed_layout_names_the_rooms_a_theta_encloses() {
+fn a_theta_with_a_chain_of_six_rooms_inside_its_loop_lays_out() {
+    // One of the three paths between `a` and `b` goes inside the loop the
+    // other two make, with the chain of six rooms hanging from it.
     let project = bundled_rooms_and("theta.yaml", &theta_flow(6));
+    let generated = generate(
+        project.flow("theta").expect("flow"),
+        &project.library,
+        0,
+        &Default::default(),
+    )
+    .expect("laid out on a drawing of the graph");
+    generated.level.check().expect("a valid level");
+    assert_eq!(generated.level.rooms.len(), 3 + 3 * 7);
+}
+
+#[test]
+fn a_failed_layout_names_the_rooms_a_theta_encloses() {
+    let project = bundled_rooms_and("theta.yaml", &theta_flow(8));
     let d = generate(
         project.flow("theta").expect("flow"),
         &project.library,
         0,
         &Default::default(),
     )
-    .expect_err("chains of six rooms do not fit inside a loop");
+    .expect_err("chains of eight rooms do not fit inside a loop");
     assert_eq!(d.code, "layout::failed");
     insta::assert_snapshot!(d.render(false));
 }

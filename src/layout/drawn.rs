@@ -98,7 +98,7 @@ fn plan(ctx: &mut Ctx, start: NodeIndex, gap: f64) -> Plan {
         stage: "drawn",
         door_near: DOOR_NEAR,
         doors_first,
-        aims_within_reach: true,
+        aims_from_neighbours: true,
     }
 }
 
