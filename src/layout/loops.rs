@@ -9,11 +9,11 @@
 use petgraph::graph::{EdgeIndex, NodeIndex};
 
 use super::canvas::{Canvas, PlacedRoom};
-use super::context::{Candidate, Ctx, Join, TEMPLATE_REPICKS, exit_cell};
+use super::context::{Candidate, Ctx, Join, TEMPLATE_REPICKS};
 use super::corridor::{Joint, connect, direct_pair, link_direct};
 use super::failure::Failure;
 use super::ranked::Ranked;
-use super::shape::Shape;
+use super::shape::{Shape, ShapeExit};
 use super::tree::place_root;
 use crate::geom::{Dir, Pos};
 use crate::graph::{
@@ -650,15 +650,15 @@ fn open_fronts(ctx: &Ctx, canvas: &Canvas, oi: usize, edge: EdgeIndex) -> Vec<(P
     let pending = ctx.pending(canvas, room.node, Some(edge));
     ctx.usable_exits(room, &pending, edge)
         .into_iter()
-        .map(|e| {
-            let x = &shape.exits[e];
-            (
-                exit_cell(room, x).step(x.dir),
-                x.dir.opposite(),
-                x.cells.len(),
-            )
-        })
+        .map(|e| front_of(room.pos, &shape.exits[e]))
         .collect()
+}
+
+/// The tile in front of exit `x` of a shape standing at `pos`, with the
+/// facing and width of an exit that would meet it there.
+fn front_of(pos: Pos, x: &ShapeExit) -> (Pos, Dir, usize) {
+    let cell = Pos::new(pos.x + x.cells[0].x, pos.y + x.cells[0].y);
+    (cell.step(x.dir), x.dir.opposite(), x.cells.len())
 }
 
 /// Bridging placements of the last room but one tried after the best two
@@ -742,8 +742,7 @@ fn bridging_fronts(
         }
         for (k, y) in shape.exits.iter().enumerate() {
             if k != j {
-                let cell = Pos::new(pos.x + y.cells[0].x, pos.y + y.cells[0].y);
-                out.push((cell.step(y.dir), y.dir.opposite(), y.cells.len()));
+                out.push(front_of(pos, y));
             }
         }
     }
