@@ -10,6 +10,7 @@
 //! naming the stage, the composite and the node.
 
 mod assemble;
+mod box_grid;
 mod build;
 mod canvas;
 mod compose;
