@@ -601,6 +601,54 @@ mod tests {
     }
 
     #[test]
+    fn the_grids_of_a_large_drawing_count_what_looking_at_everything_counts() {
+        // 90 rooms of assorted sizes on a cramped square, each linked to
+        // a few of the rooms before it: overlaps, crossings and links
+        // through rooms aplenty.
+        let mut rng = Rng::new(11);
+        let n = 90;
+        let points: Vec<Point> = (0..n)
+            .map(|_| (rng.unit() * 120.0, rng.unit() * 120.0))
+            .collect();
+        let half: Vec<(f64, f64)> = (0..n)
+            .map(|_| (2.0 + rng.unit() * 6.0, 2.0 + rng.unit() * 6.0))
+            .collect();
+        let mut links: Vec<(usize, usize)> = (1..n)
+            .flat_map(|v| {
+                let back = [1, 1 + v % 7, 2 + v % 11];
+                back.into_iter()
+                    .filter(move |&b| b <= v)
+                    .map(move |b| (v - b, v))
+            })
+            .collect();
+        links.sort_unstable();
+        links.dedup();
+        let links_of = links_by_room(n, &links);
+        let mut s = Spread::new(&points, &half, &links, links_of, 21.0);
+        s.scale();
+        assert!(s.grids.is_some(), "more than {GRIDS_ABOVE} rooms");
+        for step in 0..400 {
+            let v = rng.below(n as u32) as usize;
+            let stride = if step % 10 == 0 { 80.0 } else { 8.0 };
+            let shift = (
+                (rng.unit() * 2.0 - 1.0) * stride,
+                (rng.unit() * 2.0 - 1.0) * stride,
+            );
+            s.shift(&[v], shift);
+            let soft = s.soft(v);
+            let hard = s.hard(v);
+            let grids = s.grids.take();
+            let (all_soft, all_hard) = (s.soft(v), s.hard_of_all(v));
+            s.grids = grids;
+            assert_eq!(hard, all_hard, "room {v}, step {step}");
+            assert!(
+                (soft - all_soft).abs() < 1e-6,
+                "room {v}: {soft} {all_soft}"
+            );
+        }
+    }
+
+    #[test]
     fn a_segment_meets_a_box_it_crosses_and_not_one_it_passes() {
         let room = RoomBox {
             at: (10.0, 10.0),
