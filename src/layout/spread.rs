@@ -325,31 +325,29 @@ impl<'a> Spread<'a> {
     /// lengths of its links.
     fn soft(&mut self, i: usize) -> f64 {
         let n = self.boxes.len();
-        let mut e = 0.0;
-        let looked = match &mut self.grids {
-            None => {
-                for j in 0..n {
-                    if j != i {
-                        e += OVERLAP_COST * overlap(&self.boxes[i], &self.boxes[j]);
-                    }
-                }
-                n
-            }
-            Some(grids) => {
+        let (mut e, looked) = match self.grids.take() {
+            None => (self.overlaps(i, 0..n), n as u64),
+            Some(mut grids) => {
                 grids.boxes.near(self.boxes[i].at, &mut grids.near);
-                for &j in &grids.near {
-                    if j != i {
-                        e += OVERLAP_COST * overlap(&self.boxes[i], &self.boxes[j]);
-                    }
-                }
-                GRID_PAIR_COST as usize * grids.near.len()
+                let e = self.overlaps(i, grids.near.iter().copied());
+                let looked = GRID_PAIR_COST * grids.near.len() as u64;
+                self.grids = Some(grids);
+                (e, looked)
             }
         };
         for &k in &self.links_of[i] {
             e += self.link_cost(k);
         }
-        self.spent += (looked + self.links_of[i].len()) as u64;
+        self.spent += looked + self.links_of[i].len() as u64;
         e
+    }
+
+    /// What the overlaps of room `i` with the rooms `others` cost.
+    fn overlaps(&self, i: usize, others: impl Iterator<Item = usize>) -> f64 {
+        others
+            .filter(|&j| j != i)
+            .map(|j| OVERLAP_COST * overlap(&self.boxes[i], &self.boxes[j]))
+            .fold(0.0, |e, o| e + o)
     }
 
     /// The hard energy room `i` takes part in: crossings of its links with
