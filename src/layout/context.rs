@@ -70,6 +70,10 @@ pub struct Ctx<'a> {
     /// taken from the level's work after the attempt, not from the
     /// attempt's own budget for placing rooms.
     pub drawing_work: u64,
+    /// What was left of the level's work when the attempt began (all of
+    /// it by default): a plan is placed again only while the attempt has
+    /// spent less (see [`radial::lay_out_parts`](super::radial)).
+    pub work_left: u64,
     /// Whether to keep [`Ctx::partial`] (for a preview of a failure).
     pub keep_partial: bool,
     /// The fullest canvas a tree composite reached before it gave up on a
@@ -121,6 +125,7 @@ impl<'a> Ctx<'a> {
             on_map: false,
             search: Default::default(),
             drawing_work: 0,
+            work_left: u64::MAX,
             keep_partial: false,
             partial: None,
         }

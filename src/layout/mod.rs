@@ -201,6 +201,7 @@ pub fn layout_once(
     }
     let allowed = ctx.budget.min(*work);
     ctx.budget = allowed;
+    ctx.work_left = *work;
     let result = if planned {
         radial::layout_forest(&mut ctx, decomposition)
     } else if let Some(round) = drawn {
