@@ -72,7 +72,7 @@ pub struct Ctx<'a> {
     pub drawing_work: u64,
     /// What was left of the level's work when the attempt began (all of
     /// it by default): a plan is placed again only while the attempt has
-    /// spent less (see [`radial::lay_out_parts`](super::radial)).
+    /// spent less (see `radial::place_again`).
     pub work_left: u64,
     /// Whether to keep [`Ctx::partial`] (for a preview of a failure).
     pub keep_partial: bool,
