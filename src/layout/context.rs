@@ -71,8 +71,9 @@ pub struct Ctx<'a> {
     /// attempt's own budget for placing rooms.
     pub drawing_work: u64,
     /// What was left of the level's work when the attempt began (all of
-    /// it by default): a plan is placed again only while the attempt has
-    /// spent less (see `radial::place_again`).
+    /// it by default): a plan is placed again only while its placements
+    /// and the attempt's drawings have cost less (see
+    /// `radial::place_again`).
     pub work_left: u64,
     /// Whether to keep [`Ctx::partial`] (for a preview of a failure).
     pub keep_partial: bool,

@@ -172,10 +172,11 @@ pub(super) fn lay_out_parts(
 /// Whether `plan`, placed `placements` times without success, is placed
 /// again: a plan of more than [`PLACE_AGAIN_ABOVE`] rooms, at most
 /// [`MAX_PLACEMENTS`] times, while its placements (the attempt's budget
-/// was `budget_before` at the first) have cost less than its `drawing`
-/// and the attempt, drawings included, less than the level's work left.
-/// The rooms land elsewhere each time (other templates, doors and
-/// corridors).
+/// was `budget_before` at the first) have cost less than its `drawing`,
+/// and they and the attempt's drawings less than what was left of the
+/// level's work when the attempt began (the placements of a level's
+/// other connected parts are not counted). The rooms land elsewhere each
+/// time (other templates, doors and corridors).
 fn place_again(
     ctx: &Ctx,
     plan: &Plan,
