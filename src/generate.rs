@@ -360,7 +360,11 @@ pub fn generate_keeping_partial(
                     format!("`{}` links out of a loop", room.id),
                 );
             }
-            Err(d.help(format!("{}; else {LOOSEN}", enclosure_help(&graph, e))))
+            let ring = &decomposition.composites[e.composite].nodes;
+            Err(d.help(format!(
+                "{}; else {LOOSEN}",
+                enclosure_help(&graph, ring, e)
+            )))
         }
         None => Err(d.help(LOOSEN)),
     }
@@ -397,7 +401,8 @@ fn refuse_crossings(flow: &Flow, graph: &LevelGraph, seed: u64) -> Result<(), Di
 }
 
 /// Why `e` makes a level hard to lay out, and what to change.
-fn enclosure_help(graph: &LevelGraph, e: &Enclosure) -> String {
+/// `ring` holds the rooms of the loop composite `e` is about.
+fn enclosure_help(graph: &LevelGraph, ring: &[NodeIndex], e: &Enclosure) -> String {
     let ids = |rooms: &[NodeIndex]| {
         rooms
             .iter()
@@ -415,17 +420,53 @@ fn enclosure_help(graph: &LevelGraph, e: &Enclosure) -> String {
         &graph.graph[e.path[0]].id,
         &graph.graph[e.path[e.path.len() - 1]].id,
     );
+    // Each way's enclosed rooms with all they lead to.
+    let inside = |rooms: &[NodeIndex]| rooms.len() + rooms_beyond(graph, ring, rooms);
+    let count = |n: usize| format!("{n} room{}", if n == 1 { "" } else { "s" });
     match e.enclosed.as_slice() {
         [one, other] => format!(
-            "the path `{path}` joins `{a}` and `{b}` a third way, and rooms on every way link out of the loop: laid out as one loop, {} or {} end up inside it together with all they lead to, which seldom fits (the whole-level fallback may find another face for them); keep loop edges from joining the same two rooms a third way, or move those branches",
+            "the path `{path}` joins `{a}` and `{b}` a third way, and rooms on every way link out of the loop: laid out as one loop, {} or {} end up inside it with all they lead to ({} or {}), which seldom fits (the whole-level fallback may find another face for them); keep loop edges from joining the same two rooms a third way, or move those branches",
             ids(one),
-            ids(other)
+            ids(other),
+            inside(one),
+            count(inside(other))
         ),
-        _ => format!(
-            "the path `{path}` runs inside a loop as the loop is laid out, and {} on it link out of it together with all they lead to, which seldom fits (the whole-level fallback may find another face for them); move that loop edge or those branches",
-            ids(&e.enclosed.concat())
-        ),
+        _ => {
+            let rooms = e.enclosed.concat();
+            format!(
+                "the path `{path}` runs inside a loop as the loop is laid out, and {} on it {} out of it: {} would lie inside the loop, which seldom fits (the whole-level fallback may find another face for them); move that loop edge or those branches",
+                ids(&rooms),
+                if rooms.len() == 1 { "links" } else { "link" },
+                count(inside(&rooms))
+            )
+        }
     }
+}
+
+/// How many rooms outside `ring` (a loop composite's rooms) the rooms
+/// `from` lead to: all that must go inside the loop with them.
+fn rooms_beyond(graph: &LevelGraph, ring: &[NodeIndex], from: &[NodeIndex]) -> usize {
+    use petgraph::visit::EdgeRef;
+    let mut seen = vec![false; graph.graph.node_count()];
+    for &v in ring.iter().chain(from) {
+        seen[v.index()] = true;
+    }
+    let mut stack = from.to_vec();
+    let mut count = 0;
+    while let Some(v) = stack.pop() {
+        for e in graph.doors(v) {
+            let w = if e.source() == v {
+                e.target()
+            } else {
+                e.source()
+            };
+            if !std::mem::replace(&mut seen[w.index()], true) {
+                count += 1;
+                stack.push(w);
+            }
+        }
+    }
+    count
 }
 
 /// Whether `level` holds a room for every node of `graph` and an item for
@@ -452,5 +493,42 @@ mod tests {
         assert!(carries_graph(&level, &graph));
         level.items.pop();
         assert!(!carries_graph(&level, &graph));
+    }
+
+    /// The loops' rooms of degree three form a K4 (`a b c d`): its
+    /// subdivided edges `a x b` and `c y d` share no face, so one of the
+    /// branches off `x` (three rooms) and `y` (one room) lies inside a
+    /// loop.
+    const K4: &str = "name: k4\nnodes:\n  e: entrance\n  a: normal\n  b: normal\n  c: normal\n  d: normal\n  x: normal\n  y: normal\n  x1: normal\n  x2: normal\n  x3: normal\n  y1: boss\nedges:\n  - e -> a\n  - a -> x\n  - x -> b\n  - a -> c\n  - a -> d\n  - c -> y\n  - x -> x1\n  - x1 -> x2\n  - x1 -> x3\n  - y -> y1\nloops:\n  - b <-> c\n  - b <-> d\n  - y <-> d\n";
+
+    #[test]
+    fn the_help_on_an_enclosure_counts_the_rooms_that_would_lie_inside() {
+        let mut layer = crate::bundled_sources();
+        layer.retain(|s| s.kind == crate::FileKind::Room);
+        layer.push(crate::Source {
+            file: crate::SourceFile::new("k4.yaml", K4),
+            kind: crate::FileKind::Flow,
+            bundled: false,
+        });
+        let project = crate::Project::from_layers(vec![layer]);
+        assert!(!project.has_errors(), "{:?}", project.diagnostics);
+        let flow = project.flow("k4").expect("flow");
+        let source = GraphSource::of(flow).expect("a flow graph");
+        let (graph, _) =
+            solvable_graph(source, flow, &project.library, 0, &BTreeSet::new()).expect("graph");
+        let d = decompose(&graph);
+        let found = enclosures(&graph, &d);
+        let e = found.first().expect("a branch must lie inside a loop");
+        let help = enclosure_help(&graph, &d.composites[e.composite].nodes, e);
+        let id = |v: NodeIndex| graph.graph[v].id.as_str();
+        let enclosed: Vec<&str> = e.enclosed.concat().into_iter().map(id).collect();
+        // Whichever branch the decomposition encloses, the count is the
+        // room on the loop and all it leads to.
+        let want = match enclosed.as_slice() {
+            ["x"] => "`x` on it links out of it: 4 rooms would lie inside the loop",
+            ["y"] => "`y` on it links out of it: 2 rooms would lie inside the loop",
+            other => panic!("unexpected enclosed rooms {other:?}: {help}"),
+        };
+        assert!(help.contains(want), "{help}");
     }
 }
