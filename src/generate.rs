@@ -446,7 +446,6 @@ fn enclosure_help(graph: &LevelGraph, ring: &[NodeIndex], e: &Enclosure) -> Stri
 /// How many rooms outside `ring` (a loop composite's rooms) the rooms
 /// `from` lead to: all that must go inside the loop with them.
 fn rooms_beyond(graph: &LevelGraph, ring: &[NodeIndex], from: &[NodeIndex]) -> usize {
-    use petgraph::visit::EdgeRef;
     let mut seen = vec![false; graph.graph.node_count()];
     for &v in ring.iter().chain(from) {
         seen[v.index()] = true;
@@ -454,12 +453,7 @@ fn rooms_beyond(graph: &LevelGraph, ring: &[NodeIndex], from: &[NodeIndex]) -> u
     let mut stack = from.to_vec();
     let mut count = 0;
     while let Some(v) = stack.pop() {
-        for e in graph.doors(v) {
-            let w = if e.source() == v {
-                e.target()
-            } else {
-                e.source()
-            };
+        for (w, _) in graph.door_ends(v) {
             if !std::mem::replace(&mut seen[w.index()], true) {
                 count += 1;
                 stack.push(w);

@@ -60,18 +60,13 @@ impl Decomposition {
     pub fn dead_end_branches(&self, level: &LevelGraph, v: NodeIndex) -> Vec<(usize, EdgeIndex)> {
         let own = self.composite_of[v.index()];
         level
-            .doors(v)
-            .filter_map(|e| {
-                let w = if e.source() == v {
-                    e.target()
-                } else {
-                    e.source()
-                };
+            .door_ends(v)
+            .filter_map(|(w, e)| {
                 let t = self.composite_of[w.index()];
                 if t == own {
                     return None;
                 }
-                (self.link_counts[t] == 1).then_some((t, e.id()))
+                (self.link_counts[t] == 1).then_some((t, e))
             })
             .collect()
     }

@@ -169,6 +169,19 @@ impl LevelGraph {
             .filter(|e| e.weight().kind != EdgeKind::Warp)
     }
 
+    /// The room at the other end of each of a room's physical connections
+    /// ([`LevelGraph::doors`]), with the connection.
+    pub fn door_ends(&self, i: NodeIndex) -> impl Iterator<Item = (NodeIndex, EdgeIndex)> + '_ {
+        self.doors(i).map(move |e| {
+            let other = if e.source() == i {
+                e.target()
+            } else {
+                e.source()
+            };
+            (other, e.id())
+        })
+    }
+
     /// How many physical connections touch a room ([`LevelGraph::doors`]).
     pub fn door_count(&self, i: NodeIndex) -> usize {
         self.doors(i).count()
