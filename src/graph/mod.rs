@@ -11,7 +11,9 @@ pub use composites::{
     smallest_cycle,
 };
 pub use export::{EdgeView, GraphView, RoomView};
-pub use outer_face::{Enclosure, enclosure_plan, enclosures, other_ear_orders};
+pub use outer_face::{
+    Enclosure, enclosure_plan, enclosures, leaves_linked_outside, other_ear_orders,
+};
 pub use planarity::{Crossing, Kuratowski, crossing};
 
 pub use level_graph::{Connection, EdgeKind, LevelGraph, Origin, RoomNode};

@@ -139,6 +139,12 @@ fn refused(ears: &[Ear], linked: impl Fn(NodeIndex) -> bool) -> Vec<(&Ear, Vec<V
         .collect()
 }
 
+/// Whether `ears` (an ear order of loop composite `comp`) can be drawn
+/// with every room that links out of the composite on its outer face.
+pub fn leaves_linked_outside(level: &LevelGraph, comp: &Composite, ears: &[Ear]) -> bool {
+    ears.len() < 2 || refused(ears, linked_out(level, comp)).is_empty()
+}
+
 /// Ears searched exhaustively by [`plan`]; past them, one way per ear.
 const PLANNED_EARS: usize = 14;
 

@@ -7,7 +7,7 @@ use super::canvas::{Canvas, PlacedRoom};
 use super::ranked::Ranked;
 use super::shape::{Shape, ShapeExit};
 use crate::flow::LayoutParams;
-use crate::geom::Pos;
+use crate::geom::{Dir, Pos};
 use crate::graph::{EdgeKind, LevelGraph};
 use crate::rng::Rng;
 use crate::rooms::ExitKind;
@@ -737,6 +737,53 @@ impl Ctx<'_> {
             .all(|i| !self.short_of_open_exits(canvas, i, OPEN_DEPTH, OPEN_HALF_WIDTH))
     }
 
+    /// Whether every room of a finished composite that still has links to
+    /// make has as many free exits as links opening onto the outside of
+    /// the composite (a clear band ahead, and free ground from there to
+    /// beyond the composite's bounding box), or onto a pocket of at least
+    /// `need(room)` free tiles: an exit pointing into a small pocket or a
+    /// loop of the composite's own rooms leaves the composite at the other
+    /// end no room.
+    pub fn faces_out(&self, canvas: &Canvas, need: impl Fn(NodeIndex) -> usize) -> bool {
+        let Some((lo, hi)) = canvas.bounds(self.shapes) else {
+            return true;
+        };
+        // Built on first need: most exits see the outside straight ahead.
+        let mut outside: Option<Outside> = None;
+        (0..canvas.rooms.len()).all(|i| {
+            let pending = self.pending_count(canvas, canvas.rooms[i].node);
+            pending == 0 || {
+                let q = &canvas.rooms[i];
+                let qs = &self.shapes[q.shape];
+                self.open_bands(canvas, i, OPEN_DEPTH, OPEN_HALF_WIDTH)
+                    .filter(|&(e, ..)| {
+                        let dir = qs.exits[e].dir;
+                        let (dx, dy) = dir.delta();
+                        let c = exit_cell(q, &qs.exits[e]);
+                        let front = Pos::new(c.x + dx, c.y + dy);
+                        let edge = match dir {
+                            Dir::North => Pos::new(front.x, lo.y),
+                            Dir::South => Pos::new(front.x, hi.y),
+                            Dir::West => Pos::new(lo.x, front.y),
+                            Dir::East => Pos::new(hi.x, front.y),
+                        };
+                        let (a, b) = (
+                            Pos::new(front.x.min(edge.x), front.y.min(edge.y)),
+                            Pos::new(front.x.max(edge.x), front.y.max(edge.y)),
+                        );
+                        canvas.area_clear(a, b) || {
+                            let outside =
+                                outside.get_or_insert_with(|| Outside::of(canvas, lo, hi));
+                            outside.holds(front) || outside.pocket(canvas, front, need(q.node))
+                        }
+                    })
+                    .take(pending)
+                    .count()
+                    == pending
+            }
+        })
+    }
+
     /// Re-picks, for about half of `nodes`, another unused template of the
     /// same category (and of the room's pool, when it names one) that can
     /// serve all the node's edges (a rebuild with fresh rooms), by template
@@ -851,6 +898,82 @@ impl Ctx<'_> {
     }
 }
 
+/// The free tiles of a canvas's bounding box (grown by one) that free
+/// ground joins to its edge: the outside of what the canvas holds.
+struct Outside {
+    lo: Pos,
+    width: i32,
+    height: i32,
+    out: Vec<bool>,
+}
+
+impl Outside {
+    /// Flood-fills the free tiles of `lo..=hi` grown by one from its edge.
+    fn of(canvas: &Canvas, lo: Pos, hi: Pos) -> Self {
+        let lo = Pos::new(lo.x - 1, lo.y - 1);
+        let (width, height) = (hi.x - lo.x + 2, hi.y - lo.y + 2);
+        let mut this = Self {
+            lo,
+            width,
+            height,
+            out: vec![false; (width * height) as usize],
+        };
+        let mut todo: Vec<Pos> = Vec::new();
+        for x in 0..width {
+            todo.push(Pos::new(lo.x + x, lo.y));
+            todo.push(Pos::new(lo.x + x, lo.y + height - 1));
+        }
+        for y in 0..height {
+            todo.push(Pos::new(lo.x, lo.y + y));
+            todo.push(Pos::new(lo.x + width - 1, lo.y + y));
+        }
+        while let Some(p) = todo.pop() {
+            let Some(i) = this.index(p) else { continue };
+            if this.out[i] || !canvas.is_clear(p) {
+                continue;
+            }
+            this.out[i] = true;
+            todo.extend(Dir::ALL.iter().map(|&d| p.step(d)));
+        }
+        this
+    }
+
+    fn index(&self, p: Pos) -> Option<usize> {
+        let (x, y) = (p.x - self.lo.x, p.y - self.lo.y);
+        (0..self.width)
+            .contains(&x)
+            .then_some(())
+            .filter(|()| (0..self.height).contains(&y))
+            .map(|()| (y * self.width + x) as usize)
+    }
+
+    /// Whether `p` is outside (beyond the box counts as outside).
+    fn holds(&self, p: Pos) -> bool {
+        self.index(p).is_none_or(|i| self.out[i])
+    }
+
+    /// Whether the pocket of free ground holding `p` (inside the box, not
+    /// outside) has at least `tiles` tiles.
+    fn pocket(&self, canvas: &Canvas, p: Pos, tiles: usize) -> bool {
+        let mut seen = vec![false; self.out.len()];
+        let mut todo = vec![p];
+        let mut count = 0;
+        while let Some(p) = todo.pop() {
+            let Some(i) = self.index(p) else { continue };
+            if seen[i] || !canvas.is_clear(p) {
+                continue;
+            }
+            seen[i] = true;
+            count += 1;
+            if count >= tiles {
+                return true;
+            }
+            todo.extend(Dir::ALL.iter().map(|&d| p.step(d)));
+        }
+        false
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::layout::fixture::Fixture;
@@ -892,5 +1015,32 @@ mod tests {
             }
         }
         assert!(checked > 0, "some exit serves");
+    }
+
+    /// The host of the two-room fixture with its one exit (east, towards
+    /// the unplaced guest) in front of a pocket of corridor walls, whose
+    /// far side is there or not.
+    fn pocket(closed: bool) -> bool {
+        use crate::geom::Pos;
+        use crate::layout::Canvas;
+        let fx = Fixture::new();
+        let ctx = fx.ctx();
+        let h = fx.level.find("h").expect("h");
+        let mut canvas = Canvas::default();
+        canvas.add_room(ctx.shapes, h, fx.shape(h), Pos::new(0, 0));
+        let mut walls: Vec<Pos> = (5..=12)
+            .flat_map(|x| [Pos::new(x, -1), Pos::new(x, 5)])
+            .collect();
+        if closed {
+            walls.extend((0..=4).map(|y| Pos::new(12, y)));
+        }
+        canvas.add_corridor(&walls);
+        ctx.faces_out(&canvas, |_| 1_000)
+    }
+
+    #[test]
+    fn a_link_to_make_needs_an_exit_that_opens_onto_the_outside() {
+        assert!(pocket(false), "the pocket opens east");
+        assert!(!pocket(true), "the exit faces a closed pocket");
     }
 }

@@ -17,7 +17,8 @@ use super::shape::{Shape, ShapeExit};
 use super::tree::place_root;
 use crate::geom::{Dir, Pos};
 use crate::graph::{
-    Composite, CompositeKind, Decomposition, Ear, ears_from, enclosure_plan, other_ear_orders,
+    Composite, CompositeKind, Decomposition, Ear, ears_from, enclosure_plan, leaves_linked_outside,
+    other_ear_orders,
 };
 use rustc_hash::FxHashMap;
 
@@ -66,6 +67,7 @@ pub fn layout_loop(
             planned.resize_with(which + 1, || None);
         }
         let steps = planned[which].get_or_insert_with(|| steps_of(ctx, d, comp, order, join));
+        let outward = leaves_linked_outside(ctx.level, comp, order);
         let first = order[0].nodes[0];
         let mut canvas = Canvas::default();
         if !place_root(ctx, &mut canvas, first) {
@@ -78,7 +80,11 @@ pub fn layout_loop(
             order,
             steps,
             &mut regrowths,
-            &mut |ctx, canvas| ctx.composite_open(canvas) && admits(ctx, canvas, join),
+            &mut |ctx, canvas| {
+                ctx.composite_open(canvas)
+                    && admits(ctx, canvas, join)
+                    && (!outward || ctx.faces_out(canvas, |v| pocket_need(ctx, d, canvas, v)))
+            },
         ) {
             Ok(()) => return Ok(canvas),
             Err(s) => stuck = s,
@@ -103,6 +109,26 @@ pub fn layout_loop(
         partial: None,
     })
 }
+
+/// Free tiles a pocket of a laid-out loop composite must have for room
+/// `v` to make its links into it: [`POCKET_TILES_PER_ROOM`] per room of
+/// the largest composite at the other end of a link `v` has still to make
+/// on `canvas`.
+fn pocket_need(ctx: &Ctx, d: &Decomposition, canvas: &Canvas, v: NodeIndex) -> usize {
+    ctx.level
+        .door_ends(v)
+        .filter(|&(_, e)| !canvas.realised(e))
+        .map(|(w, _)| d.composite_of[w.index()])
+        .map(|c| d.composites[c].nodes.len())
+        .max()
+        .unwrap_or(0)
+        * POCKET_TILES_PER_ROOM
+}
+
+/// Free tiles a room at the other end of a link needs in a pocket (a
+/// bundled room takes 60 to 150 tiles with its walls, and the ground
+/// around it to be reached).
+const POCKET_TILES_PER_ROOM: usize = 200;
 
 /// One step of a loop composite's layout.
 enum GrowStep<'d> {
