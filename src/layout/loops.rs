@@ -111,24 +111,31 @@ pub fn layout_loop(
 }
 
 /// Free tiles a pocket of a laid-out loop composite must have for room
-/// `v` to make its links into it: [`POCKET_TILES_PER_ROOM`] per room of
-/// the largest composite at the other end of a link `v` has still to make
-/// on `canvas`.
+/// `v` to make its links into it: [`POCKET_GROUND`] times the tiles of the
+/// rooms of the largest composite at the other end of a link `v` has still
+/// to make on `canvas`.
 fn pocket_need(ctx: &Ctx, d: &Decomposition, canvas: &Canvas, v: NodeIndex) -> usize {
+    let tiles = |c: usize| -> usize {
+        d.composites[c]
+            .nodes
+            .iter()
+            .filter_map(|&w| ctx.shape_options(w).first().copied())
+            .map(|s| (ctx.shapes[s].width * ctx.shapes[s].height) as usize)
+            .sum()
+    };
     ctx.level
         .door_ends(v)
         .filter(|&(_, e)| !canvas.realised(e))
-        .map(|(w, _)| d.composite_of[w.index()])
-        .map(|c| d.composites[c].nodes.len())
+        .map(|(w, _)| tiles(d.composite_of[w.index()]))
         .max()
         .unwrap_or(0)
-        * POCKET_TILES_PER_ROOM
+        * POCKET_GROUND
 }
 
-/// Free tiles a room at the other end of a link needs in a pocket (a
-/// bundled room takes 60 to 150 tiles with its walls, and the ground
-/// around it to be reached).
-const POCKET_TILES_PER_ROOM: usize = 200;
+/// How much free ground a pocket must have for the rooms to be placed in
+/// it, per tile of the rooms: with their doors, corridors and the gaps
+/// between them.
+const POCKET_GROUND: usize = 2;
 
 /// One step of a loop composite's layout.
 enum GrowStep<'d> {
