@@ -748,34 +748,18 @@ impl Ctx<'_> {
         let Some((lo, hi)) = canvas.bounds(self.shapes) else {
             return true;
         };
-        // Built on first need: most exits see the outside straight ahead.
-        let mut outside: Option<Outside> = None;
         (0..canvas.rooms.len()).all(|i| {
             let pending = self.pending_count(canvas, canvas.rooms[i].node);
             pending == 0 || {
                 let q = &canvas.rooms[i];
                 let qs = &self.shapes[q.shape];
+                let tiles = need(q.node);
                 self.open_bands(canvas, i, OPEN_DEPTH, OPEN_HALF_WIDTH)
                     .filter(|&(e, ..)| {
                         let dir = qs.exits[e].dir;
                         let (dx, dy) = dir.delta();
                         let c = exit_cell(q, &qs.exits[e]);
-                        let front = Pos::new(c.x + dx, c.y + dy);
-                        let edge = match dir {
-                            Dir::North => Pos::new(front.x, lo.y),
-                            Dir::South => Pos::new(front.x, hi.y),
-                            Dir::West => Pos::new(lo.x, front.y),
-                            Dir::East => Pos::new(hi.x, front.y),
-                        };
-                        let (a, b) = (
-                            Pos::new(front.x.min(edge.x), front.y.min(edge.y)),
-                            Pos::new(front.x.max(edge.x), front.y.max(edge.y)),
-                        );
-                        canvas.area_clear(a, b) || {
-                            let outside =
-                                outside.get_or_insert_with(|| Outside::of(canvas, lo, hi));
-                            outside.holds(front) || outside.pocket(canvas, front, need(q.node))
-                        }
+                        escapes(canvas, Pos::new(c.x + dx, c.y + dy), dir, (lo, hi), tiles)
                     })
                     .take(pending)
                     .count()
@@ -898,80 +882,32 @@ impl Ctx<'_> {
     }
 }
 
-/// The free tiles of a canvas's bounding box (grown by one) that free
-/// ground joins to its edge: the outside of what the canvas holds.
-struct Outside {
-    lo: Pos,
-    width: i32,
-    height: i32,
-    out: Vec<bool>,
-}
-
-impl Outside {
-    /// Flood-fills the free tiles of `lo..=hi` grown by one from its edge.
-    fn of(canvas: &Canvas, lo: Pos, hi: Pos) -> Self {
-        let lo = Pos::new(lo.x - 1, lo.y - 1);
-        let (width, height) = (hi.x - lo.x + 2, hi.y - lo.y + 2);
-        let mut this = Self {
-            lo,
-            width,
-            height,
-            out: vec![false; (width * height) as usize],
-        };
-        let mut todo: Vec<Pos> = Vec::new();
-        for x in 0..width {
-            todo.push(Pos::new(lo.x + x, lo.y));
-            todo.push(Pos::new(lo.x + x, lo.y + height - 1));
+/// Whether free ground from `from` (ahead of an exit facing `dir`) leads
+/// beyond the box `lo..=hi` around everything on `canvas`, or holds at least
+/// `tiles` tiles. Depth first, straight ahead first: an exit that opens
+/// onto the outside finds it in about as many steps as the box is wide.
+fn escapes(canvas: &Canvas, from: Pos, dir: Dir, (lo, hi): (Pos, Pos), tiles: usize) -> bool {
+    let mut seen: rustc_hash::FxHashSet<Pos> = rustc_hash::FxHashSet::default();
+    let mut todo = vec![from];
+    // Popped last to first: ahead last, so it is tried first.
+    let (side, other_side) = match dir {
+        Dir::North | Dir::South => (Dir::West, Dir::East),
+        Dir::East | Dir::West => (Dir::North, Dir::South),
+    };
+    let order = [dir.opposite(), side, other_side, dir];
+    while let Some(p) = todo.pop() {
+        if p.x < lo.x || p.x > hi.x || p.y < lo.y || p.y > hi.y {
+            return true;
         }
-        for y in 0..height {
-            todo.push(Pos::new(lo.x, lo.y + y));
-            todo.push(Pos::new(lo.x + width - 1, lo.y + y));
+        if !canvas.is_clear(p) || !seen.insert(p) {
+            continue;
         }
-        while let Some(p) = todo.pop() {
-            let Some(i) = this.index(p) else { continue };
-            if this.out[i] || !canvas.is_clear(p) {
-                continue;
-            }
-            this.out[i] = true;
-            todo.extend(Dir::ALL.iter().map(|&d| p.step(d)));
+        if seen.len() >= tiles {
+            return true;
         }
-        this
+        todo.extend(order.iter().map(|&d| p.step(d)));
     }
-
-    fn index(&self, p: Pos) -> Option<usize> {
-        let (x, y) = (p.x - self.lo.x, p.y - self.lo.y);
-        (0..self.width)
-            .contains(&x)
-            .then_some(())
-            .filter(|()| (0..self.height).contains(&y))
-            .map(|()| (y * self.width + x) as usize)
-    }
-
-    /// Whether `p` is outside (beyond the box counts as outside).
-    fn holds(&self, p: Pos) -> bool {
-        self.index(p).is_none_or(|i| self.out[i])
-    }
-
-    /// Whether the pocket of free ground holding `p` (inside the box, not
-    /// outside) has at least `tiles` tiles.
-    fn pocket(&self, canvas: &Canvas, p: Pos, tiles: usize) -> bool {
-        let mut seen = vec![false; self.out.len()];
-        let mut todo = vec![p];
-        let mut count = 0;
-        while let Some(p) = todo.pop() {
-            let Some(i) = self.index(p) else { continue };
-            if seen[i] || !canvas.is_clear(p) {
-                continue;
-            }
-            seen[i] = true;
-            count += 1;
-            if count >= tiles {
-                return true;
-            }
-            todo.extend(Dir::ALL.iter().map(|&d| p.step(d)));
-        }
-        false
-    }
+    false
 }
 
 #[cfg(test)]
