@@ -757,9 +757,8 @@ impl Ctx<'_> {
                 self.open_bands(canvas, i, OPEN_DEPTH, OPEN_HALF_WIDTH)
                     .filter(|&(e, ..)| {
                         let dir = qs.exits[e].dir;
-                        let (dx, dy) = dir.delta();
-                        let c = exit_cell(q, &qs.exits[e]);
-                        escapes(canvas, Pos::new(c.x + dx, c.y + dy), dir, (lo, hi), tiles)
+                        let front = exit_cell(q, &qs.exits[e]).step(dir);
+                        escapes(canvas, front, dir, (lo, hi), tiles)
                     })
                     .take(pending)
                     .count()

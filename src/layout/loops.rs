@@ -48,7 +48,9 @@ pub fn layout_loop(
     let comp = &d.composites[c];
     let mut stuck = (ears[0].nodes[0], "");
     let mut others: Option<Vec<Vec<Ear>>> = None;
-    let mut planned: Vec<Option<Vec<GrowStep>>> = Vec::new();
+    // Per ear order: its steps, and whether its linked rooms all lie on its
+    // outer face (then they must face out: `Ctx::faces_out`).
+    let mut planned: Vec<Option<(Vec<GrowStep>, bool)>> = Vec::new();
     for attempt in 0..ctx.params.loop_rebuilds.max(1) {
         if attempt > 0 {
             ctx.repick(&comp.nodes);
@@ -66,8 +68,13 @@ pub fn layout_loop(
         if planned.len() <= which {
             planned.resize_with(which + 1, || None);
         }
-        let steps = planned[which].get_or_insert_with(|| steps_of(ctx, d, comp, order, join));
-        let outward = leaves_linked_outside(ctx.level, comp, order);
+        let (steps, outward) = planned[which].get_or_insert_with(|| {
+            (
+                steps_of(ctx, d, comp, order, join),
+                leaves_linked_outside(ctx.level, comp, order),
+            )
+        });
+        let outward = *outward;
         let first = order[0].nodes[0];
         let mut canvas = Canvas::default();
         if !place_root(ctx, &mut canvas, first) {
