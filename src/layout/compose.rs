@@ -21,7 +21,8 @@
 use std::f64::consts::PI;
 
 use super::tutte::{
-    Faces, barycentric, block_of, crossings_among, enclosed, room_on_a_link, shortest_cycle,
+    Faces, barycentric, block_of, crossings_among, enclosed, faces, inside, room_on_a_link,
+    shortest_cycle,
 };
 use super::untangle::{Point, crossing_pairs};
 use crate::rng::Rng;
@@ -303,6 +304,7 @@ impl Composer<'_> {
             at[v] = Some(p);
         }
         let mut hung: Vec<(Point, f64, Part)> = Vec::new();
+        let mut room = Room::new(self, &block);
         for &(b, p) in &block {
             if Some(b) == root {
                 continue;
@@ -312,7 +314,8 @@ impl Composer<'_> {
                 continue;
             }
             let around: Vec<Point> = self.around[b].iter().filter_map(|&w| at[w]).collect();
-            let (direction, width) = widest_gap(p, &around);
+            let rooms = parts.iter().map(Vec::len).sum();
+            let (direction, width) = room.roomiest_gap(p, &around, rooms);
             let part = self.hub(b, parts, (width * 0.8).min(WEDGE))?;
             hung.push((p, direction, part));
         }
@@ -437,25 +440,91 @@ fn turned(p: Point, angle: f64) -> Point {
     (p.0 * cos - p.1 * sin, p.0 * sin + p.1 * cos)
 }
 
-/// The middle direction and the width of the widest angle at `p` between
-/// the directions to `around` (a full turn for none).
-fn widest_gap(p: Point, around: &[Point]) -> (f64, f64) {
-    let mut angles: Vec<f64> = around
-        .iter()
-        .map(|q| (q.1 - p.1).atan2(q.0 - p.0))
-        .collect();
-    if angles.is_empty() {
-        return (0.0, 2.0 * PI);
-    }
-    angles.sort_by(f64::total_cmp);
-    let mut best = (0.0, -1.0);
-    for i in 0..angles.len() {
-        let next = angles.get(i + 1).copied().unwrap_or(angles[0] + 2.0 * PI);
-        if next - angles[i] > best.1 {
-            best = (angles[i], next - angles[i]);
+/// The faces of a block's drawing and the rooms hung into each so far:
+/// where the parts hanging from the block's rooms go.
+struct Room {
+    /// The inner faces, each as the corners of its polygon.
+    faces: Vec<Vec<Point>>,
+    /// How long each face's links want to be, all round.
+    perimeter: Vec<f64>,
+    /// Rooms hung into each face so far.
+    held: Vec<usize>,
+}
+
+impl Room {
+    /// The inner faces of `block`'s drawing, none holding rooms yet.
+    fn new(composer: &Composer, block: &Part) -> Self {
+        let n = composer.around.len();
+        let mut points = vec![(0.0, 0.0); n];
+        let mut on = vec![false; n];
+        for &(v, p) in block {
+            points[v] = p;
+            on[v] = true;
+        }
+        let found = faces(&points, &on, composer.links);
+        let perimeter = found
+            .iter()
+            .map(|f| {
+                (0..f.len())
+                    .map(|i| composer.want[f[i] * n + f[(i + 1) % f.len()]])
+                    .sum()
+            })
+            .collect();
+        Room {
+            held: vec![0; found.len()],
+            faces: found
+                .into_iter()
+                .map(|f| f.into_iter().map(|v| points[v]).collect())
+                .collect(),
+            perimeter,
         }
     }
-    (best.0 + best.1 / 2.0, best.1)
+
+    /// The gap between the directions from `p` to `around` (its linked
+    /// rooms of the block) where `rooms` rooms hanging from it go: the
+    /// middle direction and the width. A gap onto the outer face first
+    /// (it has room for anything), the widest of them; else the gap onto
+    /// the inner face with the most perimeter for the rooms it would hold
+    /// (a loop's links stretch only so far), then the widest. The rooms
+    /// are counted against that face. A full turn for no linked room.
+    fn roomiest_gap(&mut self, p: Point, around: &[Point], rooms: usize) -> (f64, f64) {
+        let mut angles: Vec<f64> = around
+            .iter()
+            .map(|q| (q.1 - p.1).atan2(q.0 - p.0))
+            .collect();
+        if angles.is_empty() {
+            return (0.0, 2.0 * PI);
+        }
+        angles.sort_by(f64::total_cmp);
+        let reach = around
+            .iter()
+            .map(|q| (q.0 - p.0).hypot(q.1 - p.1))
+            .fold(f64::MAX, f64::min);
+        // (crowding, -width): lower is roomier; the face, the gap.
+        let mut best: Option<((f64, f64), Option<usize>, (f64, f64))> = None;
+        for i in 0..angles.len() {
+            let next = angles.get(i + 1).copied().unwrap_or(angles[0] + 2.0 * PI);
+            let (direction, width) = (angles[i] + (next - angles[i]) / 2.0, next - angles[i]);
+            let probe = (
+                p.0 + 1e-3 * reach * direction.cos(),
+                p.1 + 1e-3 * reach * direction.sin(),
+            );
+            let face =
+                (0..self.faces.len()).find(|&f| inside(probe, self.faces[f].iter().copied()));
+            let crowding = face.map_or(0.0, |f| {
+                (self.held[f] + rooms) as f64 / self.perimeter[f].powi(2)
+            });
+            let key = (crowding, -width);
+            if best.as_ref().is_none_or(|b| key < b.0) {
+                best = Some((key, face, (direction, width)));
+            }
+        }
+        let (_, face, gap) = best.expect("a gap");
+        if let Some(f) = face {
+            self.held[f] += rooms;
+        }
+        gap
+    }
 }
 
 #[cfg(test)]
@@ -484,8 +553,70 @@ mod tests {
     }
 
     #[test]
-    fn the_widest_gap_of_two_opposite_links_is_half_a_turn() {
-        let (direction, width) = widest_gap((0.0, 0.0), &[(1.0, 0.0), (0.0, 1.0)]);
+    fn hanging_rooms_go_outside_else_into_the_face_with_most_room() {
+        // A square 0-1-2-3 split by the path 1-4-5-3 into a small face
+        // (0 1 4 5 3) and a large one (1 2 3 5 4): 4 and 5 lie on both.
+        let points: [Point; 6] = [
+            (0.0, 0.0),
+            (10.0, 0.0),
+            (30.0, 10.0),
+            (0.0, 10.0),
+            (7.0, 3.0),
+            (7.0, 7.0),
+        ];
+        let links = vec![(0, 1), (1, 2), (2, 3), (0, 3), (1, 4), (4, 5), (3, 5)];
+        let n = points.len();
+        let mut around = vec![Vec::new(); n];
+        for &(a, b) in &links {
+            around[a].push(b);
+            around[b].push(a);
+        }
+        let want: Vec<f64> = (0..n * n)
+            .map(|k| {
+                let (p, q) = (points[k / n], points[k % n]);
+                (p.0 - q.0).hypot(p.1 - q.1)
+            })
+            .collect();
+        let mut rng = Rng::new(1);
+        let composer = Composer {
+            around: &around,
+            want: &want,
+            links: &links,
+            claimed: vec![true; n],
+            blocks: vec![true; n],
+            rng: &mut rng,
+            nesting: 0,
+        };
+        let block: Part = points.iter().copied().enumerate().collect();
+        let mut room = Room::new(&composer, &block);
+        assert_eq!(room.faces.len(), 2);
+        let gap_of = |room: &mut Room, v: usize, rooms: usize| {
+            let around: Vec<Point> = around[v].iter().map(|&w| points[w]).collect();
+            room.roomiest_gap(points[v], &around, rooms).0
+        };
+        // Room 4 looks left-down into the small face (towards 0) and
+        // right into the large one: its rooms go right, though the small
+        // face's angle at it is the wider.
+        let right = gap_of(&mut room, 4, 100);
+        assert!(right.cos() > 0.0, "{right}");
+        // Room 2 is on the outer face: outwards, whatever the faces hold.
+        let out = gap_of(&mut room, 2, 3);
+        assert!(out.cos() > 0.9, "{out}");
+        // The large face now holds a hundred rooms; another twenty from
+        // room 5 would crowd it more than the small face, which gets them
+        // (room 5's wider angle looks into the large face).
+        let left = gap_of(&mut room, 5, 20);
+        assert!(left.cos() < 0.0, "{left}");
+    }
+
+    #[test]
+    fn with_no_inner_face_the_roomiest_gap_is_the_widest() {
+        let mut room = Room {
+            faces: Vec::new(),
+            perimeter: Vec::new(),
+            held: Vec::new(),
+        };
+        let (direction, width) = room.roomiest_gap((0.0, 0.0), &[(1.0, 0.0), (0.0, 1.0)], 3);
         assert!((width - 1.5 * PI).abs() < 1e-9);
         assert!((direction - (0.5 * PI + 0.75 * PI)).abs() < 1e-9);
     }

@@ -509,7 +509,7 @@ pub(super) fn enclosed(
 }
 
 /// Whether `p` is inside the polygon of `corners` (ray casting).
-fn inside(p: Point, corners: impl Iterator<Item = Point> + Clone) -> bool {
+pub(super) fn inside(p: Point, corners: impl Iterator<Item = Point> + Clone) -> bool {
     let list: Vec<Point> = corners.collect();
     let mut odd = false;
     for i in 0..list.len() {
@@ -567,7 +567,7 @@ const MAX_STRETCH: f64 = 2.0;
 /// (crossing nothing), each as its rooms in order: every link is followed
 /// on to the next link clockwise round the room it reaches. The face
 /// whose area has the other sign (the outer one) is left out.
-fn faces(points: &[Point], block: &[bool], links: &[(usize, usize)]) -> Vec<Vec<usize>> {
+pub(super) fn faces(points: &[Point], block: &[bool], links: &[(usize, usize)]) -> Vec<Vec<usize>> {
     let n = points.len();
     let mut around: Vec<Vec<usize>> = vec![Vec::new(); n];
     for &(a, b) in links {
