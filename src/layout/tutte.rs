@@ -130,7 +130,7 @@ impl Faces<'_> {
 }
 
 /// Which rooms are left when dead ends are removed again and again.
-fn two_core(around: &[Vec<usize>]) -> Vec<bool> {
+pub(super) fn two_core(around: &[Vec<usize>]) -> Vec<bool> {
     let n = around.len();
     let mut degree: Vec<usize> = around.iter().map(Vec::len).collect();
     let mut core = vec![true; n];
