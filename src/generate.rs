@@ -350,7 +350,7 @@ pub fn generate_keeping_partial(
     if let Some(n) = node {
         d = d.label(n.span, format!("`{}` gave up here", n.id));
     }
-    const LOOSEN: &str = "loosen the flow: shorter loops, fewer rooms on one hub, longer corridors (`layout: { corridor: 4..40 }`), or rooms with more exits";
+    let loosen = loosen_help(params.corridor);
     match enclosures(&graph, &decomposition).first() {
         Some(e) => {
             for &v in e.enclosed.iter().flatten() {
@@ -362,12 +362,26 @@ pub fn generate_keeping_partial(
             }
             let ring = &decomposition.composites[e.composite].nodes;
             Err(d.help(format!(
-                "{}; else {LOOSEN}",
+                "{}; else {loosen}",
                 enclosure_help(&graph, ring, e)
             )))
         }
-        None => Err(d.help(LOOSEN)),
+        None => Err(d.help(loosen)),
     }
+}
+
+/// The help of a layout that failed for want of room, for a flow whose
+/// corridors are `min..max` tiles long: the longer corridors it suggests
+/// reach twice as far (at least as far as the default bound's). A ring that must hold rooms grows with its
+/// corridors: a flow of 45 rooms whose loops put 13 rooms inside a ring
+/// of five laid out on none of 10 seeds with `4..30`, on 1 with `4..40`,
+/// on 6 with `4..50` and on 9 with `4..60`.
+fn loosen_help((min, max): (u32, u32)) -> String {
+    format!(
+        "loosen the flow: shorter loops, fewer rooms on one hub, longer corridors (`layout: {{ corridor: {min}..{} }}`), or rooms with more exits",
+        max.saturating_mul(2)
+            .max(crate::flow::LayoutParams::default().corridor.1)
+    )
 }
 
 /// A `layout::non-planar` error when the physical edges of `graph` cannot
@@ -475,6 +489,14 @@ fn carries_graph(level: &Level, graph: &LevelGraph) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_help_of_a_cramped_layout_suggests_corridors_twice_as_long() {
+        assert!(loosen_help((4, 30)).contains("`layout: { corridor: 4..60 }`"));
+        assert!(loosen_help((6, 45)).contains("`layout: { corridor: 6..90 }`"));
+        // Short corridors: at least the default bound.
+        assert!(loosen_help((1, 8)).contains("`layout: { corridor: 1..30 }`"));
+    }
 
     #[test]
     fn a_level_missing_a_key_does_not_carry_its_graph() {

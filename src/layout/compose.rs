@@ -500,9 +500,9 @@ impl Room {
             .iter()
             .map(|q| (q.0 - p.0).hypot(q.1 - p.1))
             .fold(f64::MAX, f64::min);
-        // (crowding, -width): lower is roomier; the face, the gap.
-        let mut best: Option<((f64, f64), Option<usize>, (f64, f64))> = None;
-        for i in 0..angles.len() {
+        // The gaps round `p`: its middle direction, its width, the inner
+        // face it opens onto (none: the outer face).
+        let gaps = (0..angles.len()).map(|i| {
             let next = angles.get(i + 1).copied().unwrap_or(angles[0] + 2.0 * PI);
             let (direction, width) = (angles[i] + (next - angles[i]) / 2.0, next - angles[i]);
             let probe = (
@@ -511,19 +511,25 @@ impl Room {
             );
             let face =
                 (0..self.faces.len()).find(|&f| inside(probe, self.faces[f].iter().copied()));
-            let crowding = face.map_or(0.0, |f| {
+            (direction, width, face)
+        });
+        // Lower is roomier: the face's crowding, then a wider gap.
+        let crowding = |face: Option<usize>| {
+            face.map_or(0.0, |f| {
                 (self.held[f] + rooms) as f64 / self.perimeter[f].powi(2)
-            });
-            let key = (crowding, -width);
-            if best.as_ref().is_none_or(|b| key < b.0) {
-                best = Some((key, face, (direction, width)));
-            }
-        }
-        let (_, face, gap) = best.expect("a gap");
+            })
+        };
+        let (direction, width, face) = gaps
+            .min_by(|a, b| {
+                crowding(a.2)
+                    .total_cmp(&crowding(b.2))
+                    .then(b.1.total_cmp(&a.1))
+            })
+            .expect("a gap");
         if let Some(f) = face {
             self.held[f] += rooms;
         }
-        gap
+        (direction, width)
     }
 }
 
