@@ -304,7 +304,8 @@ impl Composer<'_> {
             at[v] = Some(p);
         }
         let mut hung: Vec<(Point, f64, Part)> = Vec::new();
-        let mut room = Room::new(self, &block);
+        // The block's faces, traced once some room has parts to hang.
+        let mut space: Option<FaceSpace> = None;
         for &(b, p) in &block {
             if Some(b) == root {
                 continue;
@@ -315,7 +316,9 @@ impl Composer<'_> {
             }
             let around: Vec<Point> = self.around[b].iter().filter_map(|&w| at[w]).collect();
             let rooms = parts.iter().map(Vec::len).sum();
-            let (direction, width) = room.roomiest_gap(p, &around, rooms);
+            let (direction, width) = space
+                .get_or_insert_with(|| FaceSpace::new(self, &block))
+                .roomiest_gap(p, &around, rooms);
             let part = self.hub(b, parts, (width * 0.8).min(WEDGE))?;
             hung.push((p, direction, part));
         }
@@ -442,7 +445,7 @@ fn turned(p: Point, angle: f64) -> Point {
 
 /// The faces of a block's drawing and the rooms hung into each so far:
 /// where the parts hanging from the block's rooms go.
-struct Room {
+struct FaceSpace {
     /// The inner faces, each as the corners of its polygon.
     faces: Vec<Vec<Point>>,
     /// How long each face's links want to be, all round.
@@ -451,7 +454,7 @@ struct Room {
     held: Vec<usize>,
 }
 
-impl Room {
+impl FaceSpace {
     /// The inner faces of `block`'s drawing, none holding rooms yet.
     fn new(composer: &Composer, block: &Part) -> Self {
         let n = composer.around.len();
@@ -470,7 +473,7 @@ impl Room {
                     .sum()
             })
             .collect();
-        Room {
+        FaceSpace {
             held: vec![0; found.len()],
             faces: found
                 .into_iter()
@@ -594,35 +597,35 @@ mod tests {
             nesting: 0,
         };
         let block: Part = points.iter().copied().enumerate().collect();
-        let mut room = Room::new(&composer, &block);
-        assert_eq!(room.faces.len(), 2);
-        let gap_of = |room: &mut Room, v: usize, rooms: usize| {
+        let mut space = FaceSpace::new(&composer, &block);
+        assert_eq!(space.faces.len(), 2);
+        let gap_of = |space: &mut FaceSpace, v: usize, rooms: usize| {
             let around: Vec<Point> = around[v].iter().map(|&w| points[w]).collect();
-            room.roomiest_gap(points[v], &around, rooms).0
+            space.roomiest_gap(points[v], &around, rooms).0
         };
         // Room 4 looks left-down into the small face (towards 0) and
         // right into the large one: its rooms go right, though the small
         // face's angle at it is the wider.
-        let right = gap_of(&mut room, 4, 100);
+        let right = gap_of(&mut space, 4, 100);
         assert!(right.cos() > 0.0, "{right}");
         // Room 2 is on the outer face: outwards, whatever the faces hold.
-        let out = gap_of(&mut room, 2, 3);
+        let out = gap_of(&mut space, 2, 3);
         assert!(out.cos() > 0.9, "{out}");
         // The large face now holds a hundred rooms; another twenty from
         // room 5 would crowd it more than the small face, which gets them
         // (room 5's wider angle looks into the large face).
-        let left = gap_of(&mut room, 5, 20);
+        let left = gap_of(&mut space, 5, 20);
         assert!(left.cos() < 0.0, "{left}");
     }
 
     #[test]
     fn with_no_inner_face_the_roomiest_gap_is_the_widest() {
-        let mut room = Room {
+        let mut space = FaceSpace {
             faces: Vec::new(),
             perimeter: Vec::new(),
             held: Vec::new(),
         };
-        let (direction, width) = room.roomiest_gap((0.0, 0.0), &[(1.0, 0.0), (0.0, 1.0)], 3);
+        let (direction, width) = space.roomiest_gap((0.0, 0.0), &[(1.0, 0.0), (0.0, 1.0)], 3);
         assert!((width - 1.5 * PI).abs() < 1e-9);
         assert!((direction - (0.5 * PI + 0.75 * PI)).abs() < 1e-9);
     }
