@@ -21,8 +21,8 @@
 use std::f64::consts::PI;
 
 use super::tutte::{
-    Faces, barycentric, block_of, crossings_among, enclosed, faces, inside, room_on_a_link,
-    shortest_cycle,
+    Faces, barycentric, block_of, crossings_among, enclosed, faces, inside, perimeter,
+    room_on_a_link, shortest_cycle,
 };
 use super::untangle::{Point, crossing_pairs};
 use crate::rng::Rng;
@@ -467,11 +467,7 @@ impl FaceSpace {
         let found = faces(&points, &on, composer.links);
         let perimeter = found
             .iter()
-            .map(|f| {
-                (0..f.len())
-                    .map(|i| composer.want[f[i] * n + f[(i + 1) % f.len()]])
-                    .sum()
-            })
+            .map(|f| perimeter(f, composer.want, n))
             .collect();
         FaceSpace {
             held: vec![0; found.len()],
@@ -538,6 +534,7 @@ impl FaceSpace {
 
 #[cfg(test)]
 mod tests {
+    use super::super::untangle::neighbours;
     use super::*;
 
     #[test]
@@ -575,11 +572,7 @@ mod tests {
         ];
         let links = vec![(0, 1), (1, 2), (2, 3), (0, 3), (1, 4), (4, 5), (3, 5)];
         let n = points.len();
-        let mut around = vec![Vec::new(); n];
-        for &(a, b) in &links {
-            around[a].push(b);
-            around[b].push(a);
-        }
+        let around = neighbours(n, &links);
         let want: Vec<f64> = (0..n * n)
             .map(|k| {
                 let (p, q) = (points[k / n], points[k % n]);

@@ -10,7 +10,9 @@
 
 use super::box_grid::{BoxGrid, LinkGrid};
 use super::tutte::two_core;
-use super::untangle::{Point, hanging_from_each, links_by_room, segments_cross};
+use super::untangle::{
+    Point, hanging_from_each, links_by_room, neighbours, pieces, segments_cross,
+};
 use crate::rng::Rng;
 
 /// Tiles kept free round each room's box, for the corridors that pass it.
@@ -493,36 +495,15 @@ fn dead_end_trees(
     links: &[(usize, usize)],
     links_of: &[Vec<usize>],
 ) -> Vec<Option<usize>> {
-    let other = |v: usize, l: usize| {
-        let (a, b) = links[l];
-        if a == v { b } else { a }
-    };
-    let around: Vec<Vec<usize>> = (0..n)
-        .map(|v| links_of[v].iter().map(|&l| other(v, l)).collect())
-        .collect();
-    let core = two_core(&around);
+    let core = two_core(&neighbours(n, links));
     let mut tree = vec![None; n];
     if !core.contains(&true) {
         return tree;
     }
-    let mut seen = core.clone();
-    for start in 0..n {
-        if seen[start] {
-            continue;
-        }
-        seen[start] = true;
-        let mut piece = vec![start];
-        let mut next = 0;
-        while next < piece.len() {
-            let v = piece[next];
-            next += 1;
-            tree[v] = Some(start);
-            for &w in &around[v] {
-                if !seen[w] {
-                    seen[w] = true;
-                    piece.push(w);
-                }
-            }
+    let cut: Vec<usize> = (0..n).filter(|&v| core[v]).collect();
+    for piece in pieces(n, links, links_of, &cut) {
+        for &v in &piece {
+            tree[v] = Some(piece[0]);
         }
     }
     tree

@@ -13,7 +13,7 @@
 //! same way ([`compose`]).
 
 use super::compose::compose;
-use super::untangle::{Point, mean_link, to_segment};
+use super::untangle::{Point, mean_link, neighbours, to_segment};
 use crate::rng::Rng;
 
 /// Cycles tried as the outer one, at most.
@@ -36,11 +36,7 @@ pub(super) fn planar_start(
     n: usize,
     rng: &mut Rng,
 ) -> Option<(Vec<Point>, Vec<bool>)> {
-    let mut around = vec![Vec::new(); n];
-    for &(a, b) in links {
-        around[a].push(b);
-        around[b].push(a);
-    }
+    let around = neighbours(n, links);
     let core = two_core(&around);
     // (key, rooms of the block, drawing) of the best cycle so far.
     type Best = ((usize, bool, usize), Vec<usize>, Vec<Point>);
@@ -298,10 +294,7 @@ pub(super) fn barycentric(
 ) -> Vec<Point> {
     let n = around.len();
     let k = cycle.len();
-    let perimeter: f64 = (0..k)
-        .map(|i| want[cycle[i] * n + cycle[(i + 1) % k]])
-        .sum();
-    let radius = perimeter / std::f64::consts::TAU;
+    let radius = perimeter(cycle, want, n) / std::f64::consts::TAU;
     let mut points = vec![(0.0, 0.0); n];
     let mut pinned = vec![false; n];
     for (i, &v) in cycle.iter().enumerate() {
@@ -508,6 +501,16 @@ pub(super) fn enclosed(
         .count()
 }
 
+/// How long the links round `cycle` (rooms in order, the last linked to
+/// the first) want to be, all told (`want`: the wanted distance between
+/// each two of `n` rooms, row-major).
+pub(super) fn perimeter(cycle: &[usize], want: &[f64], n: usize) -> f64 {
+    let k = cycle.len();
+    (0..k)
+        .map(|i| want[cycle[i] * n + cycle[(i + 1) % k]])
+        .sum()
+}
+
 /// Whether `p` is inside the polygon of `corners` (ray casting).
 pub(super) fn inside(p: Point, corners: impl Iterator<Item = Point> + Clone) -> bool {
     let list: Vec<Point> = corners.collect();
@@ -547,9 +550,8 @@ pub(super) fn stretched(
             continue;
         }
         let k = face.len();
-        let perimeter: f64 = (0..k).map(|i| want[face[i] * n + face[(i + 1) % k]]).sum();
         let needed = (4.0 * std::f64::consts::PI * held as f64).sqrt() * step;
-        let factor = (needed / perimeter).clamp(1.0, MAX_STRETCH);
+        let factor = (needed / perimeter(&face, want, n)).clamp(1.0, MAX_STRETCH);
         for i in 0..k {
             if let Some(l) = index(face[i], face[(i + 1) % k]) {
                 stretch[l] = stretch[l].max(factor);

@@ -515,9 +515,38 @@ pub(super) fn hanging_from_each(
     (0..n).map(|v| hanging(n, links, links_of, &[v])).collect()
 }
 
+/// The linked rooms of each of `n` rooms.
+pub(super) fn neighbours(n: usize, links: &[(usize, usize)]) -> Vec<Vec<usize>> {
+    let mut around = vec![Vec::new(); n];
+    for &(a, b) in links {
+        around[a].push(b);
+        around[b].push(a);
+    }
+    around
+}
+
 /// The pieces of the graph without the rooms `cut`, but its largest
 /// (the first found, on a tie).
 fn hanging(
+    n: usize,
+    links: &[(usize, usize)],
+    links_of: &[Vec<usize>],
+    cut: &[usize],
+) -> Vec<Vec<usize>> {
+    let mut pieces = pieces(n, links, links_of, cut);
+    if pieces.len() < 2 {
+        return Vec::new();
+    }
+    let largest = (0..pieces.len())
+        .max_by_key(|&i| (pieces[i].len(), std::cmp::Reverse(i)))
+        .expect("a piece");
+    pieces.swap_remove(largest);
+    pieces
+}
+
+/// The pieces (connected parts) of the graph without the rooms `cut`,
+/// each breadth first from its lowest room, in the order of those rooms.
+pub(super) fn pieces(
     n: usize,
     links: &[(usize, usize)],
     links_of: &[Vec<usize>],
@@ -549,13 +578,6 @@ fn hanging(
         }
         pieces.push(piece);
     }
-    if pieces.len() < 2 {
-        return Vec::new();
-    }
-    let largest = (0..pieces.len())
-        .max_by_key(|&i| (pieces[i].len(), std::cmp::Reverse(i)))
-        .expect("a piece");
-    pieces.swap_remove(largest);
     pieces
 }
 
