@@ -63,6 +63,7 @@ fn report_families() -> Vec<Family> {
             loops: 5,
         },
         Tree { rooms: 100 },
+        UniformTree { rooms: 100 },
         TreeLoops {
             rooms: 100,
             loops: 10,

@@ -92,6 +92,35 @@ fn random_trees_lay_out_on_every_seed() {
 }
 
 #[test]
+fn trees_with_room_to_spare_join_most_rooms_door_to_door() {
+    // Rooms attached to any earlier room crowd the entrance: such trees lay
+    // out on a plan, whose rings have room to spare, so a room takes a door
+    // that lands near its target rather than a corridor to it (with the
+    // plan's usual reach, about 0.6 of the links were doors).
+    let family = Family::UniformTree { rooms: 100 };
+    let mut shares = Vec::new();
+    for graph in 0..3 {
+        let project = project_with(&family.flow(9_100 + graph));
+        let name = format!("family_{}", 9_100 + graph);
+        let flow = project.flow(&name).expect("the family's flow");
+        let table = ShapeTable::new(&project.library);
+        for seed in 0..2 {
+            let level = generate_with(flow, &project.library, &table, seed, &Default::default())
+                .unwrap_or_else(|d| panic!("graph {graph} seed {seed}: {}", d.message))
+                .level;
+            let doors = level
+                .connections
+                .iter()
+                .filter(|c| c.kind == ConnectionKind::Door)
+                .count();
+            shares.push(doors as f64 / level.connections.len() as f64);
+        }
+    }
+    let mean = shares.iter().sum::<f64>() / shares.len() as f64;
+    assert!(mean >= 0.7, "direct doors {mean:.2} ({shares:.2?})");
+}
+
+#[test]
 fn binary_trees_lay_out_on_every_seed() {
     // A complete binary tree doubles its rooms at every depth: laid out
     // room by room against the nearest free exit it walls in its inner

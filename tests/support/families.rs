@@ -17,6 +17,9 @@ pub const MAX_LINKS: usize = 4;
 pub enum Family {
     /// A random tree of `rooms` rooms, each attached mostly to a recent one.
     Tree { rooms: usize },
+    /// A random tree of `rooms` rooms, each attached to any room before it
+    /// (bushy near the entrance, with long thin branches).
+    UniformTree { rooms: usize },
     /// A random tree plus `loops` two-way edges between rooms 3 to 7 tree
     /// steps apart (they may share rooms and overlap).
     TreeLoops { rooms: usize, loops: usize },
@@ -34,6 +37,7 @@ impl Family {
     pub fn label(self) -> String {
         match self {
             Family::Tree { rooms } => format!("tree({rooms})"),
+            Family::UniformTree { rooms } => format!("uniform-tree({rooms})"),
             Family::TreeLoops { rooms, loops } => format!("tree+loops({rooms},{loops})"),
             Family::Theta { paths, length } => format!("theta({paths}x{length})"),
             Family::LoopGrid { width, height } => format!("loop-grid({width}x{height})"),
@@ -46,9 +50,10 @@ impl Family {
     pub fn graph(self, seed: u64) -> Graph {
         let mut rng = Rng::derive(seed, "family");
         match self {
-            Family::Tree { rooms } => random_tree(rooms, &mut rng),
+            Family::Tree { rooms } => random_tree(rooms, RECENT, &mut rng),
+            Family::UniformTree { rooms } => random_tree(rooms, rooms, &mut rng),
             Family::TreeLoops { rooms, loops } => {
-                let mut g = random_tree(rooms, &mut rng);
+                let mut g = random_tree(rooms, RECENT, &mut rng);
                 add_loops(&mut g, loops, &mut rng);
                 g
             }
@@ -157,18 +162,21 @@ impl Graph {
     }
 }
 
-/// Each room attaches to one of the 8 rooms before it, at most
+/// The rooms before it a room of a [`Family::Tree`] may attach to.
+const RECENT: usize = 8;
+
+/// Each room attaches to one of the `window` rooms before it, at most
 /// [`MAX_LINKS`] links a room (the entrance and the rooms near it keep
 /// room for loops less often than the rest: designers' trees are bushy near
 /// the start).
-fn random_tree(rooms: usize, rng: &mut Rng) -> Graph {
+fn random_tree(rooms: usize, window: usize, rng: &mut Rng) -> Graph {
     let mut g = Graph {
         rooms,
         ..Graph::default()
     };
     let mut links = vec![0; rooms];
     for v in 1..rooms {
-        let lo = v.saturating_sub(8);
+        let lo = v.saturating_sub(window);
         let mut p = lo + rng.index(v - lo);
         let mut tries = 0;
         while links[p] >= MAX_LINKS - usize::from(p > 0) && tries < v {
