@@ -121,6 +121,19 @@ fn trees_with_room_to_spare_join_most_rooms_door_to_door() {
 }
 
 #[test]
+fn a_tree_of_two_thousand_rooms_lays_out() {
+    // A first attempt composite by composite once spent the whole level's
+    // work on such a tree (graph 12,000 laid out on 6 of 10 seeds, seed 0
+    // among the failures), leaving nothing to the planned attempts.
+    if !suite::full() {
+        eprintln!("note: the 2,000-room tree runs when CI is set");
+        return;
+    }
+    let (laid, failures) = lay_out(Family::Tree { rooms: 2000 }, 12_000, 3);
+    assert_eq!(laid, 3, "tree(2000): {failures:?}");
+}
+
+#[test]
 fn binary_trees_lay_out_on_every_seed() {
     // A complete binary tree doubles its rooms at every depth: laid out
     // room by room against the nearest free exit it walls in its inner

@@ -86,7 +86,7 @@ const DOOR_NEAR: f64 = 0.75;
 /// seeds.
 const ROOMY_DOOR_NEAR: f64 = 1.5;
 
-/// The [`crowding`] from which a plan's rings count as crowded: complete
+/// The [`ring_crowding`] from which a plan's rings count as crowded: complete
 /// binary trees of 127 to 511 rooms have 0.97 to 2.06, trees whose rooms
 /// attach anywhere 0.42 to 0.61, recent rooms' trees of 1,000 rooms 0.28.
 const CROWDED: f64 = 0.8;
@@ -304,7 +304,7 @@ fn plan(ctx: &mut Ctx, start: NodeIndex) -> Plan {
     let side = room_side(ctx, &rooms);
     let step = (f64::from(ctx.params.corridor.1) * RING_STEP).min(MOST_RING_STEP);
     let radius = ring_radii(&count, side, step);
-    let door_near = if crowding(&count, &radius, side - GAP) < CROWDED {
+    let door_near = if ring_crowding(&count, &radius, side - GAP) < CROWDED {
         ROOMY_DOOR_NEAR
     } else {
         DOOR_NEAR
@@ -389,7 +389,7 @@ fn ring_radii(count: &[usize], side: f64, step: f64) -> Vec<f64> {
 /// How crowded the most crowded ring is: its rooms (`count` per depth) side
 /// by side, each `width` tiles wide, over the ring's length (`radius` per
 /// depth); above 1 they cannot all lie on it.
-fn crowding(count: &[usize], radius: &[f64], width: f64) -> f64 {
+fn ring_crowding(count: &[usize], radius: &[f64], width: f64) -> f64 {
     count
         .iter()
         .zip(radius)
@@ -817,7 +817,7 @@ fn corridor_near(
 mod tests {
     use super::{
         CROWDED, MAX_PLACEMENTS, PLACE_AGAIN_ABOVE, Plan, Target, aim_from_neighbours, bfs,
-        crowding, place_again, ring_radii, within_reach,
+        place_again, ring_crowding, ring_radii, within_reach,
     };
     use crate::geom::Pos;
     use crate::layout::canvas::Canvas;
@@ -962,7 +962,7 @@ mod tests {
         for depth in [7, 9] {
             let count = binary(depth);
             let radius = ring_radii(&count, side, step);
-            let crowd = crowding(&count, &radius, width);
+            let crowd = ring_crowding(&count, &radius, width);
             assert!(crowd >= CROWDED, "binary tree of depth {depth}: {crowd}");
         }
         // Rooms per depth of a tree that widens slowly: 1, 3, 5, ... 19.
@@ -970,10 +970,10 @@ mod tests {
             .map(|d| if d == 0 { 1 } else { 2 * d + 1 })
             .collect();
         let radius = ring_radii(&count, side, step);
-        let crowd = crowding(&count, &radius, width);
+        let crowd = ring_crowding(&count, &radius, width);
         assert!(crowd < CROWDED, "slowly widening tree: {crowd}");
         // Ten rooms side by side on a ring of length 100 fill it.
-        let full = crowding(&[1, 10], &[0.0, 100.0 / std::f64::consts::TAU], 10.0);
+        let full = ring_crowding(&[1, 10], &[0.0, 100.0 / std::f64::consts::TAU], 10.0);
         assert!((full - 1.0).abs() < 1e-9, "{full}");
     }
 
