@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use dungeonflow::internals::generate::generate_with;
 use dungeonflow::internals::layout::ShapeTable;
 use dungeonflow::internals::project::Project;
+use dungeonflow::internals::stats::Measures;
 use dungeonflow::level::ConnectionKind;
 
 // The bench draws every family; these tests draw some.
@@ -105,15 +106,10 @@ fn trees_with_room_to_spare_join_most_rooms_door_to_door() {
         let flow = project.flow(&name).expect("the family's flow");
         let table = ShapeTable::new(&project.library);
         for seed in 0..2 {
-            let level = generate_with(flow, &project.library, &table, seed, &Default::default())
-                .unwrap_or_else(|d| panic!("graph {graph} seed {seed}: {}", d.message))
-                .level;
-            let doors = level
-                .connections
-                .iter()
-                .filter(|c| c.kind == ConnectionKind::Door)
-                .count();
-            shares.push(doors as f64 / level.connections.len() as f64);
+            let generated =
+                generate_with(flow, &project.library, &table, seed, &Default::default())
+                    .unwrap_or_else(|d| panic!("graph {graph} seed {seed}: {}", d.message));
+            shares.push(Measures::of(&generated).direct_doors);
         }
     }
     let mean = shares.iter().sum::<f64>() / shares.len() as f64;

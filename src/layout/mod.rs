@@ -205,8 +205,9 @@ pub fn layout_once(
 ) -> Result<Canvas, Failure> {
     let mut ctx = Ctx::new(level, library, table, params, rng);
     ctx.keep_partial = keep_partial;
-    let planned = is_forest(decomposition) && !attempt.is_multiple_of(4);
-    let drawn = if is_forest(decomposition) {
+    let forest = is_forest(decomposition);
+    let planned = forest && !attempt.is_multiple_of(4);
+    let drawn = if forest {
         None
     } else {
         drawn_round(attempt, enclosed)
@@ -215,7 +216,7 @@ pub fn layout_once(
         ctx.budget *= PLANNED_BUDGET_FACTOR;
     }
     let mut allowed = ctx.budget.min(*work);
-    if is_forest(decomposition) && !planned {
+    if forest && !planned {
         allowed = allowed.min(*work / FOREST_COMPOSITE_SHARE);
     }
     ctx.budget = allowed;
