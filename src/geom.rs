@@ -62,8 +62,8 @@ impl Dir {
     }
 }
 
-/// A tile position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+/// A tile position (the default is the origin).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize)]
 pub struct Pos {
     /// Column.
     pub x: i32,

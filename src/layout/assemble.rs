@@ -9,7 +9,9 @@ use petgraph::graph::EdgeIndex;
 use super::canvas::Canvas;
 use super::context::{Ctx, Join, exit_cell};
 use super::corridor::{link_corridor, link_direct};
-use super::trials::{SearchBuffers, Trial, Trials};
+use rustc_hash::FxHashMap;
+
+use super::trials::{ByLength, SearchBuffers, Trial, Trials};
 use crate::geom::Pos;
 
 /// Extra straight-corridor lengths tried beyond the minimum when no direct
@@ -175,47 +177,111 @@ pub fn attach_by_corridor(
     reach: Reach,
 ) -> bool {
     let (hi, ai, host_exits, anchor_exits) = sampled_link_ends(ctx, map, part, join);
-    let (min, max) = (ctx.params.corridor.0, ctx.params.corridor.1);
+    let link = LinkEnds {
+        rooms: (hi, ai),
+        host_exits: &host_exits,
+        anchor_exits: &anchor_exits,
+    };
+    let mut buffers = std::mem::take(&mut ctx.search);
+    let SearchBuffers {
+        trials,
+        ends,
+        by_length,
+        far_fits,
+    } = &mut buffers;
     // Near looks at the shortest trials only; Far at every one, shortest
     // first, until enough fit: on a crowded map the shortest corridors all
     // end in the pocket around the host, where a composite of a few rooms
     // never fits (room-disjoint graphs of 500 rooms: Far placed a composite
     // three times as often).
-    let (jitter, limit, looked) = match reach {
-        Reach::Near => (4.0, CORRIDOR_TRIALS, CORRIDOR_TRIALS * TRIALS_PER_FIT),
-        Reach::Far => (6.0, FAR_TRIALS, usize::MAX),
+    let mut charged = 0;
+    let (mut next, fits, limits): (Box<TrialFn>, _, _) = match reach {
+        Reach::Near => {
+            list_near_trials(ctx, map, part, link, trials, ends);
+            ctx.budget = ctx.budget.saturating_sub(trials.len() as u64 / 8);
+            let (mut order, fits) = trials.search();
+            let limits = Limits {
+                fits: CORRIDOR_TRIALS,
+                looked: CORRIDOR_TRIALS * TRIALS_PER_FIT,
+                guard: false,
+            };
+            (Box::new(move |_, _| order.next()), fits, limits)
+        }
+        Reach::Far => {
+            start_far_search(ctx, map, part, link, by_length);
+            far_fits.clear();
+            let limits = Limits {
+                fits: FAR_TRIALS,
+                looked: usize::MAX,
+                guard: false,
+            };
+            // Trials are charged as they are listed, as the near ones are.
+            let next = |ctx: &mut Ctx, map: &Canvas| {
+                let trial = by_length.next(map, &mut ctx.rng);
+                let owed = by_length.listed() / 8;
+                ctx.budget = ctx.budget.saturating_sub(owed - charged);
+                charged = owed;
+                trial
+            };
+            (Box::new(next), far_fits, limits)
+        }
     };
-    let mut buffers = std::mem::take(&mut ctx.search);
-    let SearchBuffers { trials, ends, seen } = &mut buffers;
+    let kept = try_corridor_trials(
+        ctx,
+        map,
+        part,
+        link.rooms,
+        join.edge,
+        (&mut *next, fits),
+        limits,
+    );
+    drop(next);
+    ctx.search = buffers;
+    kept
+}
+
+/// The rooms of a link on the map and on the part (by index), and the
+/// exits of each its corridor may leave from.
+#[derive(Clone, Copy)]
+struct LinkEnds<'a> {
+    rooms: (usize, usize),
+    host_exits: &'a [usize],
+    anchor_exits: &'a [usize],
+}
+
+/// Lists into `trials` the trials of [`Reach::Near`]: every free tile up
+/// to [`CORRIDOR_REACH`] tiles out and aside of each host exit (`ends` is
+/// a buffer).
+fn list_near_trials(
+    ctx: &mut Ctx,
+    map: &Canvas,
+    part: &Canvas,
+    link: LinkEnds,
+    trials: &mut Trials,
+    ends: &mut Vec<(Pos, u32)>,
+) {
+    let (hi, ai) = link.rooms;
+    let (min, max) = ctx.params.corridor;
     trials.clear();
-    for &he in &host_exits {
+    for &he in link.host_exits {
         let hx = &ctx.shapes[map.rooms[hi].shape].exits[he];
         let front = exit_cell(&map.rooms[hi], hx).step(hx.dir);
         if !map.corridor_may_run(front) {
             continue;
         }
-        // Free tiles for the corridor's far end, with the corridor's length.
-        match reach {
-            Reach::Near => {
-                let (dx, dy) = hx.dir.delta();
-                ends.clear();
-                ends.extend(
-                    (1..=CORRIDOR_REACH)
-                        .flat_map(|g| (-CORRIDOR_REACH..=CORRIDOR_REACH).map(move |s| (g, s)))
-                        .map(|(g, s)| {
-                            // g tiles out and s tiles aside (a length estimate).
-                            let t = Pos::new(front.x + dx * g - dy * s, front.y + dy * g + dx * s);
-                            (t, (g + s.abs() + 1) as u32)
-                        })
-                        .filter(|&(t, len)| len >= min && len <= max && map.corridor_may_run(t)),
-                );
-            }
-            Reach::Far => {
-                super::corridor::reach(map, front, max, ends, seen);
-                ends.retain(|&(_, len)| len >= min);
-            }
-        }
-        for &ae in &anchor_exits {
+        // Free tiles g tiles out and s tiles aside, with a length estimate.
+        let (dx, dy) = hx.dir.delta();
+        ends.clear();
+        ends.extend(
+            (1..=CORRIDOR_REACH)
+                .flat_map(|g| (-CORRIDOR_REACH..=CORRIDOR_REACH).map(move |s| (g, s)))
+                .map(|(g, s)| {
+                    let t = Pos::new(front.x + dx * g - dy * s, front.y + dy * g + dx * s);
+                    (t, (g + s.abs() + 1) as u32)
+                })
+                .filter(|&(t, len)| len >= min && len <= max && map.corridor_may_run(t)),
+        );
+        for &ae in link.anchor_exits {
             let ax = &ctx.shapes[part.rooms[ai].shape].exits[ae];
             if ax.cells.len() != hx.cells.len() {
                 continue;
@@ -227,7 +293,7 @@ pub fn attach_by_corridor(
                     continue;
                 }
                 trials.push(Trial {
-                    key: f64::from(len) + ctx.rng.unit() * jitter,
+                    key: f64::from(len) + ctx.rng.unit() * NEAR_JITTER,
                     host_exit: he as u32,
                     anchor_exit: ae as u32,
                     end: t,
@@ -235,23 +301,40 @@ pub fn attach_by_corridor(
             }
         }
     }
-    ctx.budget = ctx.budget.saturating_sub(trials.len() as u64 / 8);
-    let kept = try_corridor_trials(
-        ctx,
-        map,
-        part,
-        (hi, ai),
-        join.edge,
-        trials,
-        Limits {
-            fits: limit,
-            looked,
-            guard: false,
-        },
-    );
-    ctx.search = buffers;
-    kept
 }
+
+/// Starts `by_length` on the trials of [`Reach::Far`]: every free tile a
+/// corridor from a host exit reaches within the flow's bound, listed
+/// corridor length by corridor length as the search goes (see
+/// [`ByLength`]).
+fn start_far_search(
+    ctx: &Ctx,
+    map: &Canvas,
+    part: &Canvas,
+    link: LinkEnds,
+    by_length: &mut ByLength,
+) {
+    let (hi, ai) = link.rooms;
+    let (min, max) = ctx.params.corridor;
+    by_length.start(min, max, FAR_JITTER);
+    for &he in link.host_exits {
+        let hx = &ctx.shapes[map.rooms[hi].shape].exits[he];
+        let front = exit_cell(&map.rooms[hi], hx).step(hx.dir);
+        if map.corridor_may_run(front) {
+            by_length.add_host(map, he as u32, hx.cells.len(), front);
+        }
+    }
+    for &ae in link.anchor_exits {
+        let ax = &ctx.shapes[part.rooms[ai].shape].exits[ae];
+        by_length.add_anchor(ae as u32, ax.dir.opposite(), ax.cells.len());
+    }
+}
+
+/// Tiles of jitter on a near trial's key.
+const NEAR_JITTER: f64 = 4.0;
+
+/// Tiles of jitter on a far trial's key.
+const FAR_JITTER: f64 = 6.0;
 
 /// Trials [`Reach::Near`] looks at per placement that fits: bounds the
 /// work on a crowded map.
@@ -269,7 +352,14 @@ pub(super) struct Limits {
     pub guard: bool,
 }
 
-/// Tries `trials`, shortest first, until `limits.fits` of them fit (or `limits.looked`
+/// Yields the trials of a search, smallest key first (from the layout
+/// attempt's context and the map as the search started).
+pub(super) type TrialFn<'a> = dyn FnMut(&mut Ctx, &Canvas) -> Option<Trial> + 'a;
+
+/// A search's trials and whether the part fits at each offset looked at.
+pub(super) type TrialSource<'a, 'b> = (&'a mut TrialFn<'b>, &'a mut FxHashMap<Pos, bool>);
+
+/// Tries the trials `next` yields, shortest first, until `limits.fits` of them fit (or `limits.looked`
 /// were looked at, or the budget runs out): merges the part and routes an
 /// A* corridor between the two ends. Returns whether one was kept.
 pub(super) fn try_corridor_trials(
@@ -278,7 +368,7 @@ pub(super) fn try_corridor_trials(
     part: &Canvas,
     (hi, ai): (usize, usize),
     edge: EdgeIndex,
-    trials: &mut Trials,
+    (next, fits): TrialSource<'_, '_>,
     limits: Limits,
 ) -> bool {
     let Limits {
@@ -290,11 +380,13 @@ pub(super) fn try_corridor_trials(
     let mut tried = 0;
     // The map only changes between trials by merges that are rolled back,
     // so whether the part fits at an offset holds for the whole search.
-    let (trials, fits) = trials.search();
-    for trial in trials.take(looked) {
+    for _ in 0..looked {
         if tried >= limit || ctx.budget == 0 {
             break;
         }
+        let Some(trial) = next(ctx, map) else {
+            break;
+        };
         let (he, ae, t) = (
             trial.host_exit as usize,
             trial.anchor_exit as usize,

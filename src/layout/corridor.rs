@@ -347,44 +347,88 @@ fn within_reach(
     found
 }
 
-/// Every tile a corridor starting on `from` (free) can reach over free
-/// ground, with the length in tiles of the shortest such corridor (at most
-/// `max`), `from` first, written to `out`; `seen` is a buffer for the search.
-pub fn reach(
-    canvas: &Canvas,
+/// The tiles a corridor starting on one free tile can reach over free
+/// ground, one corridor length at a time: a breadth-first search that goes
+/// only as far as its caller asks. A far corridor search reaches thousands
+/// of tiles from each host exit and most searches end in the first few
+/// lengths. Its buffers are kept for the next search.
+#[derive(Debug, Default)]
+pub struct Flood {
+    /// The first tile of the corridor.
     from: Pos,
+    /// The longest corridor, in tiles.
     max: u32,
-    out: &mut Vec<(Pos, u32)>,
-    seen: &mut Vec<bool>,
-) {
-    out.clear();
-    if max == 0 || !canvas.corridor_may_run(from) {
-        return;
-    }
-    let r = max as i32;
-    let side = (2 * r + 1) as usize;
-    seen.clear();
-    seen.resize(side * side, false);
-    let index = |p: Pos| ((p.y - from.y + r) as usize) * side + (p.x - from.x + r) as usize;
-    seen[index(from)] = true;
-    out.push((from, 1));
-    let mut next = 0;
-    while next < out.len() {
-        let (p, len) = out[next];
-        next += 1;
-        if len == max {
-            continue;
+    /// Tiles reached, with the length of the shortest corridor to them, by
+    /// nondecreasing length.
+    queue: Vec<(Pos, u32)>,
+    /// The next tile of `queue` to search from.
+    head: usize,
+    /// The search that saw each tile of the square of side `2 max + 1`
+    /// round `from` (a search number, so the buffer is never cleared).
+    seen: Vec<u32>,
+    /// This search's number.
+    search: u32,
+}
+
+impl Flood {
+    /// Starts a search from `from` for corridors of at most `max` tiles.
+    pub fn start(&mut self, canvas: &Canvas, from: Pos, max: u32) {
+        self.from = from;
+        self.max = max;
+        self.queue.clear();
+        self.head = 0;
+        let side = 2 * max as usize + 1;
+        if self.seen.len() != side * side || self.search == u32::MAX {
+            self.seen.clear();
+            self.seen.resize(side * side, 0);
+            self.search = 0;
         }
-        for d in Dir::ALL {
-            let q = p.step(d);
-            if q.manhattan(from) > r || seen[index(q)] {
+        self.search += 1;
+        if max > 0 && canvas.corridor_may_run(from) {
+            let i = self.index(from);
+            self.seen[i] = self.search;
+            self.queue.push((from, 1));
+        }
+    }
+
+    /// Where `p` (within `max` of `from`) is in `seen`.
+    fn index(&self, p: Pos) -> usize {
+        let (r, side) = (self.max as i32, 2 * self.max as usize + 1);
+        ((p.y - self.from.y + r) as usize) * side + (p.x - self.from.x + r) as usize
+    }
+
+    /// The tiles whose shortest corridor from `from` has `len` tiles
+    /// (`from` itself has 1), around what blocks, on `canvas` as it was
+    /// when the search started. `len` must not decrease between calls.
+    pub fn layer(&mut self, canvas: &Canvas, len: u32) -> &[(Pos, u32)] {
+        let r = self.max as i32;
+        while self.head < self.queue.len() && self.queue[self.head].1 < len {
+            let (p, l) = self.queue[self.head];
+            self.head += 1;
+            if l == self.max {
                 continue;
             }
-            seen[index(q)] = true;
-            if canvas.corridor_may_run(q) {
-                out.push((q, len + 1));
+            for d in Dir::ALL {
+                let q = p.step(d);
+                if q.manhattan(self.from) > r {
+                    continue;
+                }
+                let i = self.index(q);
+                if self.seen[i] == self.search {
+                    continue;
+                }
+                self.seen[i] = self.search;
+                if canvas.corridor_may_run(q) {
+                    self.queue.push((q, l + 1));
+                }
             }
         }
+        let rest = &self.queue[self.head..];
+        let end = rest
+            .iter()
+            .position(|&(_, l)| l != len)
+            .unwrap_or(rest.len());
+        &rest[..end]
     }
 }
 
@@ -400,14 +444,24 @@ mod tests {
         canvas
     }
 
+    /// Every layer of a flood from `from`, the flood reused from a search
+    /// with another bound.
     fn reach_all(canvas: &Canvas, from: Pos, max: u32) -> Vec<(Pos, u32)> {
-        let mut out = vec![(Pos::new(9, 9), 9)];
-        reach(canvas, from, max, &mut out, &mut vec![true; 3]);
-        out
+        let mut flood = Flood::default();
+        flood.start(canvas, Pos::new(9, 9), 3);
+        assert_eq!(
+            flood.layer(canvas, 3).len(),
+            8,
+            "a free diamond's ring of 2"
+        );
+        flood.start(canvas, from, max);
+        (1..=max + 1)
+            .flat_map(|len| flood.layer(canvas, len).to_vec())
+            .collect()
     }
 
     #[test]
-    fn reach_goes_around_what_blocks_it_and_stops_at_the_bound() {
+    fn a_flood_goes_around_what_blocks_it_and_stops_at_the_bound() {
         let canvas = walled();
         let length = |max: u32, p: Pos| {
             reach_all(&canvas, Pos::new(0, 0), max)
@@ -429,6 +483,10 @@ mod tests {
             all.iter()
                 .all(|&(p, len)| len as i32 > p.manhattan(Pos::new(0, 0)))
         );
+        let mut tiles: Vec<Pos> = all.iter().map(|&(p, _)| p).collect();
+        tiles.sort_by_key(|p| (p.x, p.y));
+        tiles.dedup();
+        assert_eq!(tiles.len(), all.len(), "each tile once");
     }
 
     #[test]

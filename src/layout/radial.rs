@@ -759,6 +759,19 @@ fn corridor_near(
     let (cx, cy) = ctx.centre(&part.rooms[ai]);
     let mut buffers = std::mem::take(&mut ctx.search);
     buffers.trials.clear();
+    // The part's offsets around `at` that are not shunned, with their
+    // distance from it: the same for every pair of exits.
+    let (ox, oy) = ((at.0 - cx).round() as i32, (at.1 - cy).round() as i32);
+    let offsets: Vec<(Pos, f64)> = (-SPIRAL..=SPIRAL)
+        .flat_map(|dy| (-SPIRAL..=SPIRAL).map(move |dx| (dx, dy)))
+        .map(|(dx, dy)| {
+            (
+                Pos::new(ox + dx, oy + dy),
+                f64::from(dx * dx + dy * dy).sqrt(),
+            )
+        })
+        .filter(|&(o, _)| !shunned((cx + f64::from(o.x), cy + f64::from(o.y))))
+        .collect();
     for &he in &host_exits {
         let hx = &ctx.shapes[canvas.rooms[hi].shape].exits[he];
         let front = exit_cell(&canvas.rooms[hi], hx).step(hx.dir);
@@ -771,38 +784,30 @@ fn corridor_near(
                 continue;
             }
             let local = exit_cell(&part.rooms[ai], ax);
-            for dy in -SPIRAL..=SPIRAL {
-                for dx in -SPIRAL..=SPIRAL {
-                    let offset = Pos::new(
-                        (at.0 - cx).round() as i32 + dx,
-                        (at.1 - cy).round() as i32 + dy,
-                    );
-                    if shunned((cx + f64::from(offset.x), cy + f64::from(offset.y))) {
-                        continue;
-                    }
-                    let end = Pos::new(offset.x + local.x, offset.y + local.y).step(ax.dir);
-                    let len = front.manhattan(end) as u32 + 1;
-                    if len < min || len > max {
-                        continue;
-                    }
-                    buffers.trials.push(Trial {
-                        key: f64::from(dx * dx + dy * dy).sqrt() + 0.25 * f64::from(len),
-                        host_exit: he as u32,
-                        anchor_exit: ae as u32,
-                        end,
-                    });
+            for &(offset, off_target) in &offsets {
+                let end = Pos::new(offset.x + local.x, offset.y + local.y).step(ax.dir);
+                let len = front.manhattan(end) as u32 + 1;
+                if len < min || len > max {
+                    continue;
                 }
+                buffers.trials.push(Trial {
+                    key: off_target + 0.25 * f64::from(len),
+                    host_exit: he as u32,
+                    anchor_exit: ae as u32,
+                    end,
+                });
             }
         }
     }
     ctx.budget = ctx.budget.saturating_sub(buffers.trials.len() as u64 / 8);
+    let (mut order, fits) = buffers.trials.search();
     let kept = try_corridor_trials(
         ctx,
         canvas,
         &part,
         (hi, ai),
         edge,
-        &mut buffers.trials,
+        (&mut |_: &mut Ctx, _: &Canvas| order.next(), fits),
         Limits {
             fits: CORRIDOR_FITS,
             looked: CORRIDOR_LOOKS,
