@@ -168,9 +168,10 @@ impl Iterator for ShortestFirst<'_> {
 
 /// The trials of a far corridor search, listed one corridor length at a
 /// time as the search reaches it. A trial's key is its corridor's length
-/// plus a jitter below one tile per [`ByLength::start`]'s `jitter`, so once
-/// every length up to `L` is listed, the listed trials keyed below `L + 1`
-/// come before any trial not yet listed. A far search lists tens of
+/// plus a jitter of less than the `jitter` given to [`ByLength::start`],
+/// never less than the length, so once every length up to `L` is listed,
+/// the listed trials keyed below `L + 1` come before any trial not yet
+/// listed. A far search lists tens of
 /// thousands of trials (every free tile a corridor reaches, times the
 /// anchor's exits) and a failing one looks at a tenth of them: listing
 /// them all took a quarter of the time of small levels that fail.
