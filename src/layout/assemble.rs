@@ -194,48 +194,42 @@ pub fn attach_by_corridor(
     // end in the pocket around the host, where a composite of a few rooms
     // never fits (room-disjoint graphs of 500 rooms: Far placed a composite
     // three times as often).
+    // Each search's trial source, declared here to outlive the match.
+    let (mut near_next, mut far_next);
     let mut charged = 0;
-    let (mut next, fits, limits): (Box<TrialFn>, _, _) = match reach {
+    let (next, fits, limits): (&mut TrialFn, _, _) = match reach {
         Reach::Near => {
             list_near_trials(ctx, map, part, link, trials, ends);
             ctx.budget = ctx.budget.saturating_sub(trials.len() as u64 / 8);
             let (mut order, fits) = trials.search();
+            near_next = move |_: &mut Ctx, _: &Canvas| order.next();
             let limits = Limits {
                 fits: CORRIDOR_TRIALS,
                 looked: CORRIDOR_TRIALS * TRIALS_PER_FIT,
                 guard: false,
             };
-            (Box::new(move |_, _| order.next()), fits, limits)
+            (&mut near_next, fits, limits)
         }
         Reach::Far => {
             start_far_search(ctx, map, part, link, by_length);
             far_fits.clear();
-            let limits = Limits {
-                fits: FAR_TRIALS,
-                looked: usize::MAX,
-                guard: false,
-            };
             // Trials are charged as they are listed, as the near ones are.
-            let next = |ctx: &mut Ctx, map: &Canvas| {
+            far_next = |ctx: &mut Ctx, map: &Canvas| {
                 let trial = by_length.next(map, &mut ctx.rng);
                 let owed = by_length.listed() / 8;
                 ctx.budget = ctx.budget.saturating_sub(owed - charged);
                 charged = owed;
                 trial
             };
-            (Box::new(next), far_fits, limits)
+            let limits = Limits {
+                fits: FAR_TRIALS,
+                looked: usize::MAX,
+                guard: false,
+            };
+            (&mut far_next, far_fits, limits)
         }
     };
-    let kept = try_corridor_trials(
-        ctx,
-        map,
-        part,
-        link.rooms,
-        join.edge,
-        (&mut *next, fits),
-        limits,
-    );
-    drop(next);
+    let kept = try_corridor_trials(ctx, map, part, link.rooms, join.edge, (next, fits), limits);
     ctx.search = buffers;
     kept
 }

@@ -171,10 +171,10 @@ impl Iterator for ShortestFirst<'_> {
 /// plus a jitter of less than the `jitter` given to [`ByLength::start`],
 /// never less than the length, so once every length up to `L` is listed,
 /// the listed trials keyed below `L + 1` come before any trial not yet
-/// listed. A far search lists tens of
-/// thousands of trials (every free tile a corridor reaches, times the
-/// anchor's exits) and a failing one looks at a tenth of them: listing
-/// them all took a quarter of the time of small levels that fail.
+/// listed. A far search lists tens of thousands of trials (every free
+/// tile a corridor reaches, times the anchor's exits) and a failing one
+/// looks at a tenth of them: listing them all took a quarter of the time
+/// of small levels that fail.
 #[derive(Debug, Default)]
 pub struct ByLength {
     /// The host exits: index, width, and the flood of the ground their
