@@ -428,39 +428,58 @@ fn a_ribbon_of_fifty_loops_lays_out_within_a_few_attempts() {
 }
 
 #[test]
-fn a_thousand_room_graph_whose_loops_share_no_room_lays_out() {
+fn thousand_room_graphs_whose_loops_share_no_room_lay_out() {
     use dungeonflow::internals::generate::generate_with;
     use dungeonflow::internals::layout::ShapeTable;
     use scaling::{Loops, scaling_flow};
 
-    // 1,000 rooms, 100 loops (generator seed 100,002, the hardest of the
-    // five graphs of 1,000 rooms docs/performance.md measures): before the budgets
-    // grew with crowding, seeds 0 to 3 failed all 50 layout attempts.
+    // The five 1,000-room graphs docs/performance.md measures (generator
+    // seeds 100,001 to 100,005), two level seeds each. Before the budgets
+    // grew with crowding, seeds 0 to 3 of graph 100,002 failed all 50
+    // layout attempts; since the level's work was capped, that graph lays
+    // out on about 7 seeds in 10 and the others on 38 of 40 together, so
+    // 7 of these 10 levels is the floor, not a lucky seed.
     if !suite::full() {
         suite::note("the 1,000-room layout test runs in the full suite (CI or DUNGEONFLOW_FULL=1)");
         return;
     }
-    let text = scaling_flow(1000, 100_002, Loops::RoomDisjoint);
-    let project = bundled_rooms_and("scale.yaml", &text);
-    let flow = project.flow("scale1000").expect("flow");
-    let table = ShapeTable::new(&project.library);
-    let generated = generate_with(flow, &project.library, &table, 1, &Default::default())
-        .unwrap_or_else(|d| panic!("{}", d.message));
-    let level = &generated.level;
-    assert_eq!(level.rooms.len(), 1000);
-    level.check().unwrap_or_else(|e| panic!("{e:?}"));
-    let graph = generated.graph.as_ref().expect("graph");
-    assert_eq!(level.connections.len(), graph.graph.edge_count());
-    let doors = level
-        .connections
-        .iter()
-        .filter(|c| c.kind == dungeonflow::level::ConnectionKind::Door)
-        .count();
-    assert!(
-        doors * 100 >= level.connections.len() * 85,
-        "{doors} doors of {}",
-        level.connections.len()
-    );
+    let mut laid_out = 0;
+    let mut failures = Vec::new();
+    for graph_seed in 100_001..=100_005 {
+        let text = scaling_flow(1000, graph_seed, Loops::RoomDisjoint);
+        let project = bundled_rooms_and("scale.yaml", &text);
+        let flow = project.flow("scale1000").expect("flow");
+        let table = ShapeTable::new(&project.library);
+        for seed in 0..2 {
+            let generated =
+                match generate_with(flow, &project.library, &table, seed, &Default::default()) {
+                    Ok(generated) => generated,
+                    Err(d) => {
+                        failures.push(format!("graph {graph_seed} seed {seed}: {}", d.message));
+                        continue;
+                    }
+                };
+            let level = &generated.level;
+            assert_eq!(level.rooms.len(), 1000);
+            level
+                .check()
+                .unwrap_or_else(|e| panic!("graph {graph_seed} seed {seed}: {e:?}"));
+            let graph = generated.graph.as_ref().expect("graph");
+            assert_eq!(level.connections.len(), graph.graph.edge_count());
+            let doors = level
+                .connections
+                .iter()
+                .filter(|c| c.kind == dungeonflow::level::ConnectionKind::Door)
+                .count();
+            assert!(
+                doors * 100 >= level.connections.len() * 85,
+                "graph {graph_seed} seed {seed}: {doors} doors of {}",
+                level.connections.len()
+            );
+            laid_out += 1;
+        }
+    }
+    assert!(laid_out >= 7, "{laid_out} of 10 laid out: {failures:#?}");
 }
 
 #[test]
