@@ -437,8 +437,9 @@ fn thousand_room_graphs_whose_loops_share_no_room_lay_out() {
     // seeds 100,001 to 100,005), two level seeds each. Before the budgets
     // grew with crowding, seeds 0 to 3 of graph 100,002 failed all 50
     // layout attempts; since the level's work was capped, that graph lays
-    // out on about 7 seeds in 10 and the others on 38 of 40 together, so
-    // 7 of these 10 levels is the floor, not a lucky seed.
+    // out on about 7 seeds in 10 and the five on 38 of 40 levels together
+    // (seeds 0 to 7), so 7 of these 10 levels is the floor, not a lucky
+    // seed.
     if !suite::full() {
         suite::note("the 1,000-room layout test runs in the full suite (CI or DUNGEONFLOW_FULL=1)");
         return;

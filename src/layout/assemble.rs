@@ -187,7 +187,6 @@ pub fn attach_by_corridor(
         trials,
         ends,
         by_length,
-        far_fits,
     } = &mut buffers;
     // Near looks at the shortest trials only; Far at every one, shortest
     // first, until enough fit: on a crowded map the shortest corridors all
@@ -212,7 +211,6 @@ pub fn attach_by_corridor(
         }
         Reach::Far => {
             start_far_search(ctx, map, part, link, by_length);
-            far_fits.clear();
             // Trials are charged as they are listed, as the near ones are.
             far_next = |ctx: &mut Ctx, map: &Canvas| {
                 let trial = by_length.next(map, &mut ctx.rng);
@@ -226,7 +224,7 @@ pub fn attach_by_corridor(
                 looked: usize::MAX,
                 guard: false,
             };
-            (&mut far_next, far_fits, limits)
+            (&mut far_next, trials.fits_cache(), limits)
         }
     };
     let kept = try_corridor_trials(ctx, map, part, link.rooms, join.edge, (next, fits), limits);

@@ -618,7 +618,7 @@ mod tests {
     }
 
     #[test]
-    fn other_levels_with_loops_draw_every_second_attempt_from_the_fifteenth() {
+    fn other_levels_with_loops_draw_every_second_attempt_after_the_first_fifteen() {
         assert!((0..DRAWN_FROM).all(|a| drawn_round(a, false).is_none()));
         let later: Vec<Option<usize>> = (DRAWN_FROM..DRAWN_FROM + 5)
             .map(|a| drawn_round(a, false))

@@ -40,9 +40,6 @@ pub struct SearchBuffers {
     pub ends: Vec<(Pos, u32)>,
     /// The trials of a far search, listed as it goes.
     pub by_length: ByLength,
-    /// Whether the part fits at each offset a far search looked at (see
-    /// [`Trials::search`]).
-    pub far_fits: FxHashMap<Pos, bool>,
 }
 
 /// Buckets of [`Trials::search`] per tile of corridor length.
@@ -123,6 +120,13 @@ impl Trials {
             end: 0,
         };
         (yielded, &mut self.fits)
+    }
+
+    /// The emptied cache of [`Trials::search`] alone, for a search whose
+    /// trials come from elsewhere (a [`ByLength`] far search).
+    pub fn fits_cache(&mut self) -> &mut FxHashMap<Pos, bool> {
+        self.fits.clear();
+        &mut self.fits
     }
 }
 
