@@ -82,13 +82,18 @@ fn report_families() -> Vec<Family> {
         },
         BinaryTree { depth: 7 },
         BinaryTree { depth: 8 },
+        BushyTree { rooms: 100 },
         Tree { rooms: 300 },
+        UniformTree { rooms: 300 },
+        BushyTree { rooms: 300 },
         TreeLoops {
             rooms: 300,
             loops: 10,
         },
         BinaryTree { depth: 10 },
         Tree { rooms: 1000 },
+        UniformTree { rooms: 1000 },
+        BushyTree { rooms: 1000 },
         BinaryTree { depth: 11 },
         Tree { rooms: 2000 },
     ]

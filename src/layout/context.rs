@@ -64,6 +64,10 @@ pub struct Ctx<'a> {
     /// [`Ctx::strands_exits`] asks for the open band of
     /// [`Ctx::composite_open`] ahead of an exit, not a single free tile.
     pub on_map: bool,
+    /// Free tiles [`Ctx::strands_exits`] asks for ahead of an exit on the
+    /// map ([`OPEN_DEPTH`] unless a tree's plan asks for more, see
+    /// [`radial::TREE_OPEN_DEPTH`](super::radial::TREE_OPEN_DEPTH)).
+    pub map_open_depth: i32,
     /// Buffers of the corridor searches, reused by each one of the attempt.
     pub search: super::trials::SearchBuffers,
     /// Work the drawings of a drawn attempt cost, in units of the budget:
@@ -124,6 +128,7 @@ impl<'a> Ctx<'a> {
             edges: edge_lists(level),
             pick_cache: vec![None; level.graph.node_count()],
             on_map: false,
+            map_open_depth: OPEN_DEPTH,
             search: Default::default(),
             drawing_work: 0,
             work_left: u64::MAX,
@@ -188,7 +193,7 @@ impl Ctx<'_> {
 }
 
 /// Free tiles required ahead of an exit reserved for a link to another composite.
-const OPEN_DEPTH: i32 = 4;
+pub(super) const OPEN_DEPTH: i32 = 4;
 /// Half the width of that band.
 const OPEN_HALF_WIDTH: i32 = 2;
 
@@ -645,7 +650,7 @@ impl Ctx<'_> {
     /// connection.
     pub fn strands_exits(&self, canvas: &Canvas, room: usize) -> bool {
         let (depth, half) = if self.on_map {
-            (OPEN_DEPTH, OPEN_HALF_WIDTH)
+            (self.map_open_depth, OPEN_HALF_WIDTH)
         } else {
             (1, 0)
         };

@@ -21,7 +21,7 @@
 use petgraph::graph::{EdgeIndex, NodeIndex};
 
 use super::canvas::Canvas;
-use super::context::Ctx;
+use super::context::{Ctx, OPEN_DEPTH};
 use super::failure::Failure;
 use super::radial::{self, Plan, Target};
 use super::spread;
@@ -99,6 +99,8 @@ fn plan(ctx: &mut Ctx, start: NodeIndex, gap: f64) -> Plan {
         door_near: DOOR_NEAR,
         doors_first,
         aims_from_neighbours: true,
+        open_depth: OPEN_DEPTH,
+        jumps_per_room: 1,
     }
 }
 

@@ -53,15 +53,22 @@ pub(super) struct Plan {
     /// wherever it leaves them (empty: none).
     pub(super) doors_first: Vec<bool>,
     /// Whether a room aims where the rooms it links to that are already
-    /// placed put it ([`aim_from_neighbours`]), drawn in to a corridor's
-    /// reach of its parent ([`within_reach`]); else it aims at its target
+    /// placed put it ([`aim_from_neighbours`]); else it aims at its target
     /// or, when its parent landed more than a corridor from that, at its
-    /// planned offset from its parent. A drawing's rooms land off their
-    /// points, and its spreading may leave a link too long; a tree's plan
-    /// keeps its rings a corridor apart and spreads children across wide
-    /// sectors on purpose (drawing them in took a 300-room tree from 67 to
-    /// 221 ms, 0.88 to 0.81 direct doors).
+    /// planned offset from its parent. Either way the aim is then drawn in
+    /// to a corridor's reach of where its parent landed ([`within_reach`]).
+    /// A drawing's rooms land off their points, and its spreading may leave
+    /// a link too long; a tree's plan keeps its rings a corridor apart and
+    /// spreads children across wide sectors on purpose (aiming from
+    /// neighbours took a 300-room tree from 67 to 221 ms, 0.88 to 0.81
+    /// direct doors).
     pub(super) aims_from_neighbours: bool,
+    /// Free tiles a placed room keeps ahead of as many of its exits as it
+    /// has links still to make ([`Ctx::map_open_depth`]).
+    pub(super) open_depth: i32,
+    /// Jumps back of one placement of the plan, per room (plus
+    /// [`MIN_JUMPS`]).
+    pub(super) jumps_per_room: usize,
 }
 
 /// Extra side of a room's square of ground beyond its template's mean
@@ -108,8 +115,26 @@ const CLIMB_AFTER: usize = 3;
 /// Places a room placed again avoids: the last few that walled in a
 /// child of it.
 const MOST_AVOIDED: usize = 4;
-/// Jumps back of one plan: one per room, plus this many.
+/// Jumps back of one plan: [`Plan::jumps_per_room`] per room, plus this
+/// many.
 const MIN_JUMPS: usize = 8;
+
+/// Free tiles a room of a tree's plan keeps ahead of as many exits as it
+/// has children still to place: a bundled room's mean side (about 9) and
+/// the shortest corridor, so that a child fits there, where the map's
+/// usual band ([`OPEN_DEPTH`](super::context::OPEN_DEPTH), 4 tiles) only
+/// keeps a corridor's way open. In a bushy tree the rooms of a ring landed
+/// against the exits their neighbours' children needed, walling them in.
+/// On five bushy trees of 1,000 rooms (3 seeds each, with the other two
+/// changes of [`within_reach`]), 10 tiles laid out 7 of 15 levels, 13
+/// tiles 10, 16 tiles 5.
+pub(super) const TREE_OPEN_DEPTH: i32 = 13;
+
+/// [`Plan::jumps_per_room`] of a tree's plan. A tree is planned once per
+/// attempt (a drawing is planned again, and placed more than once), and
+/// the failures of a bushy tree's placement are local: a room walled in
+/// by its ring neighbours, freed by undoing a few of them.
+const TREE_JUMPS_PER_ROOM: usize = 3;
 
 /// Most a ring's radius grows from the one inside it, in corridors of the
 /// flow's longest: a room's children stay within a corridor's reach.
@@ -346,6 +371,8 @@ fn plan(ctx: &mut Ctx, start: NodeIndex) -> Plan {
         door_near,
         doors_first: Vec::new(),
         aims_from_neighbours: false,
+        open_depth: TREE_OPEN_DEPTH,
+        jumps_per_room: TREE_JUMPS_PER_ROOM,
     }
 }
 
@@ -424,6 +451,14 @@ pub(super) fn mean_side(ctx: &Ctx, v: NodeIndex) -> f64 {
 /// a door, a small hall or a corridor; when one cannot be made the room
 /// counts as failed.
 pub(super) fn place(ctx: &mut Ctx, d: &Decomposition, plan: &Plan) -> Result<Canvas, Failure> {
+    let open_depth = std::mem::replace(&mut ctx.map_open_depth, plan.open_depth);
+    let placed = place_rooms(ctx, d, plan);
+    ctx.map_open_depth = open_depth;
+    placed
+}
+
+/// [`place`], with the plan's open band set.
+fn place_rooms(ctx: &mut Ctx, d: &Decomposition, plan: &Plan) -> Result<Canvas, Failure> {
     let mut canvas = Canvas::default();
     let root = plan.order[0];
     let fail = |ctx: &Ctx, v: NodeIndex, parent: Option<NodeIndex>, unjoined: Option<NodeIndex>| {
@@ -464,7 +499,7 @@ pub(super) fn place(ctx: &mut Ctx, d: &Decomposition, plan: &Plan) -> Result<Can
     // Times each room was placed again for walling in a child.
     let mut escalated = vec![0usize; ctx.level.graph.node_count()];
     let mut jumps = 0;
-    let most_jumps = order.len() + MIN_JUMPS;
+    let most_jumps = order.len() * plan.jumps_per_room + MIN_JUMPS;
     let mut i = 1;
     while i < order.len() {
         let v = order[i];
@@ -474,7 +509,6 @@ pub(super) fn place(ctx: &mut Ctx, d: &Decomposition, plan: &Plan) -> Result<Can
         let placed = ctx.centre(canvas.room_of(parent).expect("parent placed"));
         if plan.aims_from_neighbours {
             at = aim_from_neighbours(ctx, &canvas, plan, v);
-            at = within_reach(ctx, (parent, placed), v, at);
         } else if distance(placed, at) > f64::from(ctx.params.corridor.1) + side {
             // A parent placed away from its own target: its child aims as
             // far and in the same direction from it as planned.
@@ -484,6 +518,7 @@ pub(super) fn place(ctx: &mut Ctx, d: &Decomposition, plan: &Plan) -> Result<Can
                 placed.1 + target.at.1 - planned.1,
             );
         }
+        at = within_reach(ctx, (parent, placed), v, at);
         let mark = canvas.mark();
         let mut unjoined = None;
         // Against its parent, else (a room closing a loop) against another
@@ -626,13 +661,18 @@ fn aim_from_neighbours(ctx: &Ctx, canvas: &Canvas, plan: &Plan, v: NodeIndex) ->
 /// Where `v` aims, given its target `at` and its `parent` placed with its
 /// centre at `placed`: `at`, or, when that is farther than a corridor
 /// reaches ([`AIM_REACH`]), the point on the way to it that is just within
-/// reach (for a [`Plan::aims_from_neighbours`]). A drawing whose spreading
+/// reach. A drawing whose spreading
 /// left a link too long would otherwise find no corridor near the target
 /// and put the room at the parent's door nearest to it, often on the
 /// parent's other side, where the loops through it cannot close. On the
 /// graph families (30,5), (45,5), (60,5) and (100,10), 30 graphs x 10
 /// seeds each: 1,185 of 1,200 levels laid out instead of 1,174, none
 /// fewer on any graph (drawing in at 1.0 corridors: 1,185; at 1.4: 1,180).
+/// A tree's room whose target lies beyond a corridor (its parent landed
+/// off its own, or the rings are far apart along both axes together) did
+/// the same, in its neighbours' sectors: drawn in, with
+/// [`TREE_OPEN_DEPTH`] and [`TREE_JUMPS_PER_ROOM`], bushy trees of 300
+/// rooms laid out on 15 of 15 levels instead of about a third.
 fn within_reach(
     ctx: &Ctx,
     (parent, placed): (NodeIndex, (f64, f64)),
@@ -867,6 +907,8 @@ mod tests {
             door_near: 0.25,
             doors_first: Vec::new(),
             aims_from_neighbours: true,
+            open_depth: crate::layout::context::OPEN_DEPTH,
+            jumps_per_room: 1,
         };
         for at in [Pos::new(0, 0), Pos::new(-13, 40)] {
             let mut canvas = Canvas::default();
@@ -913,6 +955,8 @@ mod tests {
             door_near: 0.25,
             doors_first: Vec::new(),
             aims_from_neighbours: true,
+            open_depth: crate::layout::context::OPEN_DEPTH,
+            jumps_per_room: 1,
         };
         let (large, small) = (plan(PLACE_AGAIN_ABOVE + 1), plan(PLACE_AGAIN_ABOVE));
         // A drawing of 8 million units, one placement of 1.5 million so far.

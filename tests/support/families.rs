@@ -1,6 +1,7 @@
 //! Families of flow graphs like designers draw, for measuring how general the
-//! layout is on inputs it was not tuned on: random trees, trees plus short
-//! loops, theta graphs, grids of small loops and complete binary trees.
+//! layout is on inputs it was not tuned on: random trees (of recent rooms,
+//! of any room, bushy), trees plus short loops, theta graphs, grids of
+//! small loops and complete binary trees.
 //!
 //! Each graph is drawn from its own seed; room 0 is the entrance, the room
 //! farthest from it (a dead end where there is one) the boss, every other
@@ -20,6 +21,10 @@ pub enum Family {
     /// A random tree of `rooms` rooms, each attached to any room before it
     /// (bushy near the entrance, with long thin branches).
     UniformTree { rooms: usize },
+    /// A random tree of `rooms` rooms, each attached to a random room that
+    /// still has a free link (up to three children a room): a tree whose
+    /// rooms multiply with depth like a complete one's, unevenly.
+    BushyTree { rooms: usize },
     /// A random tree plus `loops` two-way edges between rooms 3 to 7 tree
     /// steps apart (they may share rooms and overlap).
     TreeLoops { rooms: usize, loops: usize },
@@ -38,6 +43,7 @@ impl Family {
         match self {
             Family::Tree { rooms } => format!("tree({rooms})"),
             Family::UniformTree { rooms } => format!("uniform-tree({rooms})"),
+            Family::BushyTree { rooms } => format!("bushy-tree({rooms})"),
             Family::TreeLoops { rooms, loops } => format!("tree+loops({rooms},{loops})"),
             Family::Theta { paths, length } => format!("theta({paths}x{length})"),
             Family::LoopGrid { width, height } => format!("loop-grid({width}x{height})"),
@@ -52,6 +58,7 @@ impl Family {
         match self {
             Family::Tree { rooms } => random_tree(rooms, RECENT, &mut rng),
             Family::UniformTree { rooms } => random_tree(rooms, rooms, &mut rng),
+            Family::BushyTree { rooms } => bushy_tree(rooms, &mut rng),
             Family::TreeLoops { rooms, loops } => {
                 let mut g = random_tree(rooms, RECENT, &mut rng);
                 add_loops(&mut g, loops, &mut rng);
@@ -185,6 +192,29 @@ fn random_tree(rooms: usize, window: usize, rng: &mut Rng) -> Graph {
         }
         links[p] += 1;
         links[v] += 1;
+        g.tree.push((p, v));
+    }
+    g
+}
+
+/// Each room attaches to a room drawn from those with fewer than
+/// [`MAX_LINKS`] links: the rooms of each depth multiply by up to three.
+fn bushy_tree(rooms: usize, rng: &mut Rng) -> Graph {
+    let mut g = Graph {
+        rooms,
+        ..Graph::default()
+    };
+    let mut links = vec![0; rooms];
+    let mut open = vec![0];
+    for v in 1..rooms {
+        let i = rng.index(open.len());
+        let p = open[i];
+        links[p] += 1;
+        links[v] += 1;
+        if links[p] == MAX_LINKS {
+            open.swap_remove(i);
+        }
+        open.push(v);
         g.tree.push((p, v));
     }
     g
