@@ -80,6 +80,16 @@ fn report_families() -> Vec<Family> {
             width: 4,
             height: 4,
         },
+        RingChords {
+            rooms: 16,
+            chords: 3,
+        },
+        RingChords {
+            rooms: 24,
+            chords: 5,
+        },
+        Cactus { cycles: 6 },
+        Cactus { cycles: 12 },
         BinaryTree { depth: 7 },
         BinaryTree { depth: 8 },
         BushyTree { rooms: 100 },

@@ -234,6 +234,41 @@ fn levels_of_every_family_keep_the_invariants() {
 }
 
 #[test]
+fn cacti_and_rings_with_chords_lay_out_on_every_seed() {
+    use Family::*;
+    let mut families = vec![
+        Cactus { cycles: 6 },
+        RingChords {
+            rooms: 16,
+            chords: 3,
+        },
+    ];
+    let (graphs, seeds) = if suite::full() {
+        families.extend([
+            Cactus { cycles: 12 },
+            RingChords {
+                rooms: 24,
+                chords: 5,
+            },
+        ]);
+        (4, 5)
+    } else {
+        (1, 4)
+    };
+    for family in families {
+        for graph in 9_300..9_300 + graphs {
+            let (laid, failures) = lay_out(family, graph, seeds);
+            assert_eq!(
+                laid,
+                seeds,
+                "{} graph {graph}: {failures:?}",
+                family.label()
+            );
+        }
+    }
+}
+
+#[test]
 fn loops_the_composites_cannot_draw_lay_out_on_a_drawing_of_the_graph() {
     // Graph 14,004 of 60 rooms and 5 loops: its loops share rooms and
     // enclose branches. Laid out composite by composite it succeeded on 2

@@ -1,7 +1,8 @@
 //! Families of flow graphs like designers draw, for measuring how general the
 //! layout is on inputs it was not tuned on: random trees (of recent rooms,
 //! of any room, bushy), trees plus short loops, theta graphs, grids of
-//! small loops and complete binary trees.
+//! small loops, chains of loops (cacti), rings with chords and complete
+//! binary trees.
 //!
 //! Each graph is drawn from its own seed; room 0 is the entrance, the room
 //! farthest from it (a dead end where there is one) the boss, every other
@@ -35,6 +36,13 @@ pub enum Family {
     LoopGrid { width: usize, height: usize },
     /// A complete binary tree of `2^depth - 1` rooms.
     BinaryTree { depth: u32 },
+    /// `cycles` loops of 3 to 7 rooms, each hung on a room of the ones
+    /// before, with up to two dead ends after each (a cactus: no two loops
+    /// share a link).
+    Cactus { cycles: usize },
+    /// A ring of `rooms` rooms with up to `chords` links across it between
+    /// rooms at least 3 apart along it, no two crossing.
+    RingChords { rooms: usize, chords: usize },
 }
 
 impl Family {
@@ -48,6 +56,8 @@ impl Family {
             Family::Theta { paths, length } => format!("theta({paths}x{length})"),
             Family::LoopGrid { width, height } => format!("loop-grid({width}x{height})"),
             Family::BinaryTree { depth } => format!("binary-tree({})", (1 << depth) - 1),
+            Family::Cactus { cycles } => format!("cactus({cycles})"),
+            Family::RingChords { rooms, chords } => format!("ring+chords({rooms},{chords})"),
         }
     }
 
@@ -66,6 +76,8 @@ impl Family {
             }
             Family::Theta { paths, length } => theta(paths, length),
             Family::LoopGrid { width, height } => loop_grid(width, height),
+            Family::Cactus { cycles } => cactus(cycles, &mut rng),
+            Family::RingChords { rooms, chords } => ring_chords(rooms, chords, &mut rng),
             Family::BinaryTree { depth } => binary_tree(depth),
         }
     }
@@ -328,4 +340,77 @@ fn binary_tree(depth: u32) -> Graph {
         tree: (1..rooms).map(|v| ((v - 1) / 2, v)).collect(),
         loops: Vec::new(),
     }
+}
+
+/// [`Family::Cactus`]: each loop starts and ends on a room drawn from those
+/// with at most two links, so every room keeps to [`MAX_LINKS`].
+fn cactus(cycles: usize, rng: &mut Rng) -> Graph {
+    let mut g = Graph {
+        rooms: 1,
+        ..Graph::default()
+    };
+    let mut links = vec![0];
+    let link = |g: &mut Graph, links: &mut Vec<usize>, a: usize, tree: bool| {
+        let b = g.rooms;
+        g.rooms += 1;
+        links.push(1);
+        links[a] += 1;
+        if tree {
+            g.tree.push((a, b));
+        }
+        b
+    };
+    for _ in 0..cycles {
+        let open: Vec<usize> = (0..g.rooms)
+            .filter(|&v| links[v] <= MAX_LINKS - 2)
+            .collect();
+        let hub = open[rng.index(open.len())];
+        let mut prev = hub;
+        for _ in 0..2 + rng.index(5) {
+            prev = link(&mut g, &mut links, prev, true);
+        }
+        g.loops.push((prev, hub));
+        links[prev] += 1;
+        links[hub] += 1;
+        for _ in 0..rng.index(3) {
+            let open: Vec<usize> = (0..g.rooms).filter(|&v| links[v] < MAX_LINKS).collect();
+            link(&mut g, &mut links, open[rng.index(open.len())], true);
+        }
+    }
+    g
+}
+
+/// [`Family::RingChords`]: rooms `0..rooms` in a ring (the ring's links a
+/// path and one loop edge closing it), then chords drawn at random, kept
+/// when they cross no chord kept before and their rooms have a free link.
+fn ring_chords(rooms: usize, chords: usize, rng: &mut Rng) -> Graph {
+    let mut g = Graph {
+        rooms,
+        tree: (1..rooms).map(|v| (v - 1, v)).collect(),
+        loops: vec![(rooms - 1, 0)],
+    };
+    let mut links = vec![2; rooms];
+    let mut kept: Vec<(usize, usize)> = Vec::new();
+    for _ in 0..200 * chords.max(1) {
+        if kept.len() == chords {
+            break;
+        }
+        let (a, b) = (rng.index(rooms), rng.index(rooms));
+        let (a, b) = (a.min(b), a.max(b));
+        let crosses =
+            |&(c, d): &(usize, usize)| (c < a && a < d && d < b) || (a < c && c < b && b < d);
+        if b - a < 3
+            || rooms - (b - a) < 3
+            || links[a] >= MAX_LINKS
+            || links[b] >= MAX_LINKS
+            || kept.iter().any(|&k| k == (a, b) || crosses(&k))
+        {
+            continue;
+        }
+        kept.push((a, b));
+        links[a] += 1;
+        links[b] += 1;
+    }
+    g.loops.extend(kept);
+    g
 }
