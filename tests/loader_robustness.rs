@@ -63,6 +63,18 @@ fn alias_bomb_fails_fast_with_a_limit_diagnostic() {
 
 /// Level JSON of two bundled flows (one with keys and locks), as
 /// `generate -o level.json` writes it.
+/// A level file whose width was edited to a billion tiles is refused: the
+/// reader once reserved rows x width tiles before checking a row, and a
+/// property test's edit made it ask for 66 GB and abort.
+#[test]
+fn a_level_with_a_huge_width_is_refused_without_reserving_it() {
+    let mut value: serde_json::Value =
+        serde_json::from_str(&level_corpus()[0]).expect("a level is JSON");
+    value["width"] = serde_json::json!(1_000_000_000);
+    let err = dungeonflow::level::Level::from_json(&value.to_string()).expect_err("refused");
+    assert!(err.contains("the width is 1000000000"), "{err}");
+}
+
 fn level_corpus() -> &'static [String] {
     static LEVELS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     LEVELS.get_or_init(|| {

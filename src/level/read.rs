@@ -50,7 +50,9 @@ impl Level {
                 file.height
             ));
         }
-        let mut tiles = Vec::with_capacity(file.tiles.len() * file.width.max(0) as usize);
+        // The rows' own lengths bound the grid: a width edited to billions
+        // must not reserve memory before the rows are checked against it.
+        let mut tiles = Vec::with_capacity(file.tiles.iter().map(String::len).sum());
         for (y, row) in file.tiles.iter().enumerate() {
             if row.chars().count() != file.width as usize {
                 return Err(format!(
