@@ -61,8 +61,6 @@ fn alias_bomb_fails_fast_with_a_limit_diagnostic() {
     assert_eq!(diags[0].code, "yaml::limit");
 }
 
-/// Level JSON of two bundled flows (one with keys and locks), as
-/// `generate -o level.json` writes it.
 /// A level file whose width was edited to a billion tiles is refused: the
 /// reader once reserved rows x width tiles before checking a row, and a
 /// property test's edit made it ask for 66 GB and abort.
@@ -75,6 +73,8 @@ fn a_level_with_a_huge_width_is_refused_without_reserving_it() {
     assert!(err.contains("the width is 1000000000"), "{err}");
 }
 
+/// Level JSON of two bundled flows (one with keys and locks), as
+/// `generate -o level.json` writes it.
 fn level_corpus() -> &'static [String] {
     static LEVELS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     LEVELS.get_or_init(|| {

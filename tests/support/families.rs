@@ -350,14 +350,13 @@ fn cactus(cycles: usize, rng: &mut Rng) -> Graph {
         ..Graph::default()
     };
     let mut links = vec![0];
-    let link = |g: &mut Graph, links: &mut Vec<usize>, a: usize, tree: bool| {
+    // A new room linked to room `a` by a tree edge.
+    let link = |g: &mut Graph, links: &mut Vec<usize>, a: usize| {
         let b = g.rooms;
         g.rooms += 1;
         links.push(1);
         links[a] += 1;
-        if tree {
-            g.tree.push((a, b));
-        }
+        g.tree.push((a, b));
         b
     };
     for _ in 0..cycles {
@@ -367,14 +366,14 @@ fn cactus(cycles: usize, rng: &mut Rng) -> Graph {
         let hub = open[rng.index(open.len())];
         let mut prev = hub;
         for _ in 0..2 + rng.index(5) {
-            prev = link(&mut g, &mut links, prev, true);
+            prev = link(&mut g, &mut links, prev);
         }
         g.loops.push((prev, hub));
         links[prev] += 1;
         links[hub] += 1;
         for _ in 0..rng.index(3) {
             let open: Vec<usize> = (0..g.rooms).filter(|&v| links[v] < MAX_LINKS).collect();
-            link(&mut g, &mut links, open[rng.index(open.len())], true);
+            link(&mut g, &mut links, open[rng.index(open.len())]);
         }
     }
     g
