@@ -13,6 +13,18 @@ use dungeonflow::internals::graph::{CompositeKind, decompose, ears_from, enclosu
 mod project;
 use project::project_with;
 
+/// The level graph of `flow` (named `name`), expanded with seed 1.
+fn expanded(flow: &str, name: &str) -> dungeonflow::internals::graph::LevelGraph {
+    let project = project_with(flow);
+    expand(
+        project.flow(name).expect("flow"),
+        &project.library,
+        1,
+        &BTreeSet::new(),
+    )
+    .expect("expands")
+}
+
 #[test]
 fn ears_from_any_room_cover_the_loop_composite() {
     let project = Project::bundled();
@@ -135,14 +147,7 @@ fn a_loop_whose_smallest_cycle_would_enclose_a_linked_room_starts_elsewhere() {
     // around it and encloses `b` or `d` with its branch; grown from a cycle
     // through `e f`, the last path encloses `e f`, which has no branch.
     let flow = "name: theta\nnodes:\n  a: entrance\n  b: normal\n  c: normal\n  d: normal\n  e: normal\n  f: normal\n  x: normal\n  y: normal\nedges:\n  - a -> b\n  - b -> c\n  - a -> d\n  - a -> e\n  - e -> f\n  - b -> x\n  - d -> y\nloops:\n  - d <-> c\n  - f <-> c\n";
-    let project = project_with(flow);
-    let graph = expand(
-        project.flow("theta").expect("flow"),
-        &project.library,
-        1,
-        &BTreeSet::new(),
-    )
-    .expect("expands");
+    let graph = expanded(flow, "theta");
     let d = decompose(&graph);
     let ears = d
         .composites
@@ -165,4 +170,38 @@ fn a_loop_whose_smallest_cycle_would_enclose_a_linked_room_starts_elsewhere() {
         "ears {:?}",
         (0..ears.len()).map(ids).collect::<Vec<_>>()
     );
+}
+
+#[test]
+fn a_cycle_through_two_loop_composites_merges_them_into_one() {
+    // Triangles `a1 a2 a3` and `b1 b2 b3` are found first (smallest cycle
+    // first); the cycle `a1 c1 c2 c3 b1` then runs through both. Left as
+    // links, its rooms would close a cycle of composites that only a
+    // corridor at the end of the assembly could close; merged, they are
+    // ears of one loop composite.
+    let flow = "name: chain_of_loops\nnodes:\n  a1: entrance\n  a2: normal\n  a3: normal\n  b1: normal\n  b2: normal\n  b3: normal\n  c1: normal\n  c2: normal\n  c3: normal\nedges:\n  - a1 -> a2\n  - a2 -> a3\n  - a1 -> c1\n  - c1 -> c2\n  - c2 -> c3\n  - c3 -> b1\n  - b1 -> b2\n  - b2 -> b3\nloops:\n  - a3 <-> a1\n  - b3 <-> b1\n  - b1 <-> a1\n";
+    let graph = expanded(flow, "chain_of_loops");
+    let d = decompose(&graph);
+    assert_eq!(d.composites.len(), 1, "{:?}", d.composites);
+    assert!(d.links.is_empty(), "links {:?}", d.links);
+    let comp = &d.composites[0];
+    let CompositeKind::Loop(ears) = &comp.kind else {
+        panic!("a loop composite");
+    };
+    assert_eq!(comp.nodes.len(), 9);
+    assert_eq!(comp.edges.len(), 11);
+    // The ears grow from the first cycle, each hanging on rooms already
+    // laid out, and cover every edge once.
+    let mut placed = BTreeSet::from([ears[0].nodes[0]]);
+    let mut edges = BTreeSet::new();
+    for (i, ear) in ears.iter().enumerate() {
+        let (a, b) = (ear.nodes[0], *ear.nodes.last().expect("ends"));
+        assert!(placed.contains(&a) && placed.contains(&b), "ear {i} hangs");
+        placed.extend(ear.nodes.iter().copied());
+        for &e in &ear.edges {
+            assert!(edges.insert(e), "ear {i} repeats an edge");
+        }
+    }
+    assert_eq!(edges.len(), 11);
+    assert_eq!(d.composite_of.iter().filter(|&&c| c == 0).count(), 9);
 }

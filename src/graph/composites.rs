@@ -1,5 +1,7 @@
 //! Splitting a level graph into composites: loop composites (found smallest
 //! cycle first, repeatedly) and tree composites, plus the links between them.
+//! A cycle through rooms of two or more loop composites merges them into
+//! one, so that no cycle of composites is left for the assembly to close.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -86,7 +88,7 @@ pub fn decompose(level: &LevelGraph) -> Decomposition {
     let mut scratch = Scratch::new(n);
     let mut owner: Vec<Option<usize>> = vec![None; n];
     let mut loops: Vec<(Vec<Ear>, BTreeSet<NodeIndex>, Vec<EdgeIndex>)> = Vec::new();
-    let mut deferred: Vec<EdgeIndex> = Vec::new();
+    let mut merged: BTreeSet<usize> = BTreeSet::new();
 
     loop {
         // An open ear (a path through new rooms between two rooms of one loop
@@ -131,33 +133,56 @@ pub fn decompose(level: &LevelGraph) -> Decomposition {
             ));
             continue;
         }
-        for (ear, same) in split_at_anchors(&cycle_nodes, &cycle_edges, &owner) {
-            match same {
-                Some(c) => {
-                    for v in &ear.nodes {
-                        owner[v.index()] = Some(c);
-                        loops[c].1.insert(*v);
-                    }
-                    loops[c].2.extend(ear.edges.iter().copied());
-                    loops[c].0.push(ear);
-                }
-                // A path between two different loop composites: its edges
-                // are joined at assembly like tree edges.
-                None => deferred.extend(ear.edges),
+        // A cycle through rooms of several loop composites merges them: its
+        // paths between them become ears of one composite, laid out on one
+        // canvas, instead of links closing a cycle of composites that only a
+        // corridor found at the end of the assembly could close.
+        let into = *touched.first().expect("touched");
+        for &t in touched.iter().skip(1) {
+            let (ears, nodes, edges) = std::mem::take(&mut loops[t]);
+            for v in &nodes {
+                owner[v.index()] = Some(into);
             }
+            loops[into].0.extend(ears);
+            loops[into].1.extend(nodes);
+            loops[into].2.extend(edges);
+            merged.insert(into);
+        }
+        for ear in split_at_anchors(&cycle_nodes, &cycle_edges, &owner) {
+            for v in &ear.nodes {
+                owner[v.index()] = Some(into);
+                loops[into].1.insert(*v);
+            }
+            loops[into].2.extend(ear.edges.iter().copied());
+            loops[into].0.push(ear);
         }
     }
-    let rest: Vec<EdgeIndex> = remaining.live().chain(deferred).collect();
+    let rest: Vec<EdgeIndex> = remaining.live().collect();
 
-    let mut composites: Vec<Composite> = loops
-        .into_iter()
-        .map(|(ears, nodes, edges)| Composite {
+    let mut renumber = vec![usize::MAX; loops.len()];
+    let mut composites: Vec<Composite> = Vec::new();
+    for (old, (ears, nodes, edges)) in loops.into_iter().enumerate() {
+        if nodes.is_empty() {
+            continue;
+        }
+        renumber[old] = composites.len();
+        let mut comp = Composite {
             kind: CompositeKind::Loop(ears),
             nodes: nodes.into_iter().collect(),
             edges,
-        })
+        };
+        if merged.contains(&old)
+            && let CompositeKind::Loop(ears) = &comp.kind
+            && let Some(again) = ears_from(level, &comp, ears[0].nodes[0])
+        {
+            comp.kind = CompositeKind::Loop(again);
+        }
+        composites.push(comp);
+    }
+    let mut composite_of: Vec<usize> = owner
+        .iter()
+        .map(|o| o.map_or(usize::MAX, |c| renumber[c]))
         .collect();
-    let mut composite_of: Vec<usize> = owner.iter().map(|o| o.unwrap_or(usize::MAX)).collect();
 
     // Tree composites: components of the remaining edges among nodes in no
     // loop, cut breadth-first into parts of at most MAX_TREE_ROOMS rooms.
@@ -518,14 +543,9 @@ fn cycle_through(
     best
 }
 
-/// Splits a cycle that touches existing loop composites into ears between
-/// consecutive anchored nodes. Each ear comes with the composite it belongs to
-/// (`None` when its two ends lie in different composites).
-fn split_at_anchors(
-    nodes: &[NodeIndex],
-    edges: &[EdgeIndex],
-    owner: &[Option<usize>],
-) -> Vec<(Ear, Option<usize>)> {
+/// Splits a cycle that touches an existing loop composite into ears
+/// between consecutive nodes the composite already has.
+fn split_at_anchors(nodes: &[NodeIndex], edges: &[EdgeIndex], owner: &[Option<usize>]) -> Vec<Ear> {
     let k = nodes.len();
     let start = (0..k)
         .find(|&i| owner[nodes[i].index()].is_some())
@@ -540,18 +560,12 @@ fn split_at_anchors(
         ear.edges.push(edges[(start + step - 1) % k]);
         ear.nodes.push(nodes[i]);
         if owner[nodes[i].index()].is_some() {
-            let a = owner[ear.nodes[0].index()];
-            let b = owner[nodes[i].index()];
-            let same = if a == b { a } else { None };
-            out.push((
-                std::mem::replace(
-                    &mut ear,
-                    Ear {
-                        nodes: vec![nodes[i]],
-                        edges: Vec::new(),
-                    },
-                ),
-                same,
+            out.push(std::mem::replace(
+                &mut ear,
+                Ear {
+                    nodes: vec![nodes[i]],
+                    edges: Vec::new(),
+                },
             ));
         }
     }
