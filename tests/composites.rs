@@ -25,6 +25,37 @@ fn expanded(flow: &str, name: &str) -> dungeonflow::internals::graph::LevelGraph
     .expect("expands")
 }
 
+/// Checks that `ears` grow from the first cycle, each hanging on rooms
+/// already laid out, with no edge twice; returns how many edges they have.
+fn grown_edges(ears: &[dungeonflow::internals::graph::Ear]) -> usize {
+    let mut placed = BTreeSet::from([ears[0].nodes[0]]);
+    let mut edges = BTreeSet::new();
+    for (i, ear) in ears.iter().enumerate() {
+        let (a, b) = (ear.nodes[0], *ear.nodes.last().expect("ends"));
+        assert!(placed.contains(&a) && placed.contains(&b), "ear {i} hangs");
+        placed.extend(ear.nodes.iter().copied());
+        for &e in &ear.edges {
+            assert!(edges.insert(e), "ear {i} repeats an edge");
+        }
+    }
+    edges.len()
+}
+
+/// The rooms and edges of the one composite `flow` decomposes into, its
+/// ears checked with [`grown_edges`] and no link left.
+fn one_loop_composite(flow: &str, name: &str) -> (usize, usize) {
+    let d = decompose(&expanded(flow, name));
+    assert_eq!(d.composites.len(), 1, "{:?}", d.composites);
+    assert!(d.links.is_empty(), "links {:?}", d.links);
+    assert!(d.composite_of.iter().all(|&c| c == 0));
+    let comp = &d.composites[0];
+    let CompositeKind::Loop(ears) = &comp.kind else {
+        panic!("a loop composite");
+    };
+    assert_eq!(grown_edges(ears), comp.edges.len(), "every edge in one ear");
+    (comp.nodes.len(), comp.edges.len())
+}
+
 #[test]
 fn ears_from_any_room_cover_the_loop_composite() {
     let project = Project::bundled();
@@ -180,28 +211,15 @@ fn a_cycle_through_two_loop_composites_merges_them_into_one() {
     // corridor at the end of the assembly could close; merged, they are
     // ears of one loop composite.
     let flow = "name: chain_of_loops\nnodes:\n  a1: entrance\n  a2: normal\n  a3: normal\n  b1: normal\n  b2: normal\n  b3: normal\n  c1: normal\n  c2: normal\n  c3: normal\nedges:\n  - a1 -> a2\n  - a2 -> a3\n  - a1 -> c1\n  - c1 -> c2\n  - c2 -> c3\n  - c3 -> b1\n  - b1 -> b2\n  - b2 -> b3\nloops:\n  - a3 <-> a1\n  - b3 <-> b1\n  - b1 <-> a1\n";
-    let graph = expanded(flow, "chain_of_loops");
-    let d = decompose(&graph);
-    assert_eq!(d.composites.len(), 1, "{:?}", d.composites);
-    assert!(d.links.is_empty(), "links {:?}", d.links);
-    let comp = &d.composites[0];
-    let CompositeKind::Loop(ears) = &comp.kind else {
-        panic!("a loop composite");
-    };
-    assert_eq!(comp.nodes.len(), 9);
-    assert_eq!(comp.edges.len(), 11);
-    // The ears grow from the first cycle, each hanging on rooms already
-    // laid out, and cover every edge once.
-    let mut placed = BTreeSet::from([ears[0].nodes[0]]);
-    let mut edges = BTreeSet::new();
-    for (i, ear) in ears.iter().enumerate() {
-        let (a, b) = (ear.nodes[0], *ear.nodes.last().expect("ends"));
-        assert!(placed.contains(&a) && placed.contains(&b), "ear {i} hangs");
-        placed.extend(ear.nodes.iter().copied());
-        for &e in &ear.edges {
-            assert!(edges.insert(e), "ear {i} repeats an edge");
-        }
-    }
-    assert_eq!(edges.len(), 11);
-    assert_eq!(d.composite_of.iter().filter(|&&c| c == 0).count(), 9);
+    assert_eq!(one_loop_composite(flow, "chain_of_loops"), (9, 11));
+}
+
+#[test]
+fn two_paths_between_two_loop_composites_merge_them_into_one() {
+    // Triangles `a1 a2 a3` and `b1 b2 b3`, joined by two paths, `a1 p1 p2
+    // b1` and `a2 q1 q2 b2`: the cycle through both paths runs over an edge
+    // of each triangle, so no cycle is left among the edges the triangles
+    // leave. Left as links, the paths would close a cycle of composites.
+    let flow = "name: ladder\nnodes:\n  a1: entrance\n  a2: normal\n  a3: normal\n  b1: normal\n  b2: normal\n  b3: normal\n  p1: normal\n  p2: normal\n  q1: normal\n  q2: normal\nedges:\n  - a1 -> a2\n  - a2 -> a3\n  - a1 -> p1\n  - p1 -> p2\n  - p2 -> b1\n  - b1 -> b2\n  - b2 -> b3\n  - a2 -> q1\n  - q1 -> q2\nloops:\n  - a3 <-> a1\n  - b3 <-> b1\n  - q2 <-> b2\n";
+    assert_eq!(one_loop_composite(flow, "ladder"), (10, 12));
 }

@@ -87,7 +87,7 @@ pub fn decompose(level: &LevelGraph) -> Decomposition {
     );
     let mut scratch = Scratch::new(n);
     let mut owner: Vec<Option<usize>> = vec![None; n];
-    let mut loops: Vec<(Vec<Ear>, BTreeSet<NodeIndex>, Vec<EdgeIndex>)> = Vec::new();
+    let mut loops: Vec<LoopParts> = Vec::new();
     let mut merged: BTreeSet<usize> = BTreeSet::new();
 
     loop {
@@ -107,7 +107,23 @@ pub fn decompose(level: &LevelGraph) -> Decomposition {
             continue;
         }
         let Some((cycle_nodes, cycle_edges)) = smallest_cycle_in(&remaining) else {
-            break;
+            // No cycle is left among the remaining edges, but one may still
+            // run through loop composites (paths between them, over rooms
+            // in none): it merges them as well.
+            let Some((edges, touched)) = cycle_through_composites(&remaining, &owner) else {
+                break;
+            };
+            let into = merge(&mut loops, &mut owner, &touched);
+            merged.insert(into);
+            for &e in &edges {
+                remaining.take(e);
+                for v in remaining.ends(e) {
+                    owner[v.index()] = Some(into);
+                    loops[into].1.insert(v);
+                }
+            }
+            loops[into].2.extend(edges);
+            continue;
         };
         for &e in &cycle_edges {
             remaining.take(e);
@@ -137,15 +153,8 @@ pub fn decompose(level: &LevelGraph) -> Decomposition {
         // paths between them become ears of one composite, laid out on one
         // canvas, instead of links closing a cycle of composites that only a
         // corridor found at the end of the assembly could close.
-        let into = *touched.first().expect("touched");
-        for &t in touched.iter().skip(1) {
-            let (ears, nodes, edges) = std::mem::take(&mut loops[t]);
-            for v in &nodes {
-                owner[v.index()] = Some(into);
-            }
-            loops[into].0.extend(ears);
-            loops[into].1.extend(nodes);
-            loops[into].2.extend(edges);
+        let into = merge(&mut loops, &mut owner, &touched);
+        if touched.len() > 1 {
             merged.insert(into);
         }
         for ear in split_at_anchors(&cycle_nodes, &cycle_edges, &owner) {
@@ -240,6 +249,26 @@ pub fn decompose(level: &LevelGraph) -> Decomposition {
     };
     super::outer_face::open_ear_orders(level, &mut d);
     d
+}
+
+/// A loop composite as it is being found: its ears, rooms and edges.
+type LoopParts = (Vec<Ear>, BTreeSet<NodeIndex>, Vec<EdgeIndex>);
+
+/// Moves the loop composites of `touched` (at least one) into the first of
+/// them, which it returns; the others are left empty.
+fn merge(loops: &mut [LoopParts], owner: &mut [Option<usize>], touched: &BTreeSet<usize>) -> usize {
+    let mut ids = touched.iter().copied();
+    let into = ids.next().unwrap_or_default();
+    for t in ids {
+        let (ears, nodes, edges) = std::mem::take(&mut loops[t]);
+        for v in &nodes {
+            owner[v.index()] = Some(into);
+        }
+        loops[into].0.extend(ears);
+        loops[into].1.extend(nodes);
+        loops[into].2.extend(edges);
+    }
+    into
 }
 
 /// Most rooms of one tree composite. A larger tree is cut into composites
@@ -539,6 +568,90 @@ fn cycle_through(
     }
     if !any {
         return None;
+    }
+    best
+}
+
+/// The shortest cycle over the live edges of `rest` once each loop
+/// composite (by `owner`) is drawn together into one room, among those that
+/// run through two composites or more and through at most [`MAX_EAR`] other
+/// rooms: its edges, and the composites it runs through. A cycle through a
+/// single composite is an open ear, taken before.
+fn cycle_through_composites(
+    rest: &Remaining,
+    owner: &[Option<usize>],
+) -> Option<(Vec<EdgeIndex>, BTreeSet<usize>)> {
+    let n = rest.adj.len();
+    let key = |v: NodeIndex| owner[v.index()].map_or(v.index(), |c| n + c);
+    let composites = owner.iter().flatten().max().map_or(0, |&c| c + 1);
+    if composites < 2 {
+        return None;
+    }
+    let mut adj: Vec<Vec<(usize, EdgeIndex)>> = vec![Vec::new(); n + composites];
+    for e in rest.live() {
+        let [x, y] = rest.ends(e);
+        let (kx, ky) = (key(x), key(y));
+        if kx != ky {
+            adj[kx].push((ky, e));
+            adj[ky].push((kx, e));
+        }
+    }
+    let mut best: Option<(Vec<EdgeIndex>, BTreeSet<usize>)> = None;
+    let mut back: Vec<Option<(usize, EdgeIndex)>> = vec![None; adj.len()];
+    let mut depth = vec![usize::MAX; adj.len()];
+    for e in rest.live() {
+        let [x, y] = rest.ends(e);
+        let (from, to) = (key(x), key(y));
+        if from == to || (from < n && to < n) {
+            continue;
+        }
+        let limit = best.as_ref().map_or(MAX_EAR + 2, |(b, _)| b.len() - 1);
+        let mut touched = vec![from];
+        depth[from] = 0;
+        let mut queue = VecDeque::from([from]);
+        'bfs: while let Some(u) = queue.pop_front() {
+            if depth[u] + 1 >= limit {
+                break;
+            }
+            for &(w, f) in &adj[u] {
+                if f == e || depth[w] != usize::MAX {
+                    continue;
+                }
+                depth[w] = depth[u] + 1;
+                back[w] = Some((u, f));
+                touched.push(w);
+                if w == to {
+                    break 'bfs;
+                }
+                queue.push_back(w);
+            }
+        }
+        if depth[to] != usize::MAX {
+            let mut edges = vec![e];
+            let mut through = BTreeSet::new();
+            let mut v = to;
+            while v != from {
+                if v >= n {
+                    through.insert(v - n);
+                }
+                let (p, f) = back[v].expect("reached");
+                edges.push(f);
+                v = p;
+            }
+            if from >= n {
+                through.insert(from - n);
+            }
+            // The cycle has as many rooms (each composite counting as one)
+            // as edges.
+            let rooms = edges.len() - through.len();
+            if through.len() >= 2 && rooms <= MAX_EAR {
+                best = Some((edges, through));
+            }
+        }
+        for v in touched {
+            depth[v] = usize::MAX;
+            back[v] = None;
+        }
     }
     best
 }
