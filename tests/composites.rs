@@ -9,6 +9,9 @@ use dungeonflow::Project;
 use dungeonflow::internals::expand::expand;
 use dungeonflow::internals::graph::{CompositeKind, decompose, ears_from, enclosures};
 
+#[path = "support/families.rs"]
+#[allow(dead_code)]
+mod families;
 #[path = "support/project.rs"]
 mod project;
 use project::project_with;
@@ -222,4 +225,72 @@ fn two_paths_between_two_loop_composites_merge_them_into_one() {
     // leave. Left as links, the paths would close a cycle of composites.
     let flow = "name: ladder\nnodes:\n  a1: entrance\n  a2: normal\n  a3: normal\n  b1: normal\n  b2: normal\n  b3: normal\n  p1: normal\n  p2: normal\n  q1: normal\n  q2: normal\nedges:\n  - a1 -> a2\n  - a2 -> a3\n  - a1 -> p1\n  - p1 -> p2\n  - p2 -> b1\n  - b1 -> b2\n  - b2 -> b3\n  - a2 -> q1\n  - q1 -> q2\nloops:\n  - a3 <-> a1\n  - b3 <-> b1\n  - q2 <-> b2\n";
     assert_eq!(one_loop_composite(flow, "ladder"), (10, 12));
+}
+
+#[test]
+fn no_cycle_of_composites_is_left_on_graphs_of_overlapping_loops() {
+    // A link that joins two composites already joined by other links closes
+    // a cycle of composites: the assembly attaches composites one link at a
+    // time, so such a link could only be made by a corridor at the end.
+    use families::Family;
+    let families = [
+        Family::TreeLoops {
+            rooms: 20,
+            loops: 3,
+        },
+        Family::TreeLoops {
+            rooms: 45,
+            loops: 5,
+        },
+        Family::TreeLoops {
+            rooms: 100,
+            loops: 10,
+        },
+        Family::Cactus { cycles: 12 },
+        Family::Theta {
+            paths: 3,
+            length: 4,
+        },
+        Family::LoopGrid {
+            width: 3,
+            height: 2,
+        },
+        Family::RingChords {
+            rooms: 16,
+            chords: 3,
+        },
+    ];
+    let mut links = 0;
+    for family in families {
+        for seed in 0..12 {
+            let name = format!("family_{seed}");
+            let graph = expanded(&family.flow(seed), &name);
+            let d = decompose(&graph);
+            let mut root: Vec<usize> = (0..d.composites.len()).collect();
+            fn find(root: &mut [usize], c: usize) -> usize {
+                if root[c] != c {
+                    root[c] = find(root, root[c]);
+                }
+                root[c]
+            }
+            for &l in &d.links {
+                let (a, b) = graph.graph.edge_endpoints(l).expect("edge");
+                let (ra, rb) = (
+                    find(&mut root, d.composite_of[a.index()]),
+                    find(&mut root, d.composite_of[b.index()]),
+                );
+                assert_ne!(
+                    ra,
+                    rb,
+                    "{} graph {seed}: link {}-{} closes a cycle of composites",
+                    family.label(),
+                    graph.graph[a].id,
+                    graph.graph[b].id
+                );
+                root[ra] = rb;
+                links += 1;
+            }
+        }
+    }
+    assert!(links > 200, "only {links} links checked");
 }
