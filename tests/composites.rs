@@ -233,6 +233,7 @@ fn no_cycle_of_composites_is_left_on_graphs_of_overlapping_loops() {
     // a cycle of composites: the assembly attaches composites one link at a
     // time, so such a link could only be made by a corridor at the end.
     use families::Family;
+    use petgraph::unionfind::UnionFind;
     let families = [
         Family::TreeLoops {
             rooms: 20,
@@ -266,28 +267,16 @@ fn no_cycle_of_composites_is_left_on_graphs_of_overlapping_loops() {
             let name = format!("family_{seed}");
             let graph = expanded(&family.flow(seed), &name);
             let d = decompose(&graph);
-            let mut root: Vec<usize> = (0..d.composites.len()).collect();
-            fn find(root: &mut [usize], c: usize) -> usize {
-                if root[c] != c {
-                    root[c] = find(root, root[c]);
-                }
-                root[c]
-            }
+            let mut joined = UnionFind::<usize>::new(d.composites.len());
             for &l in &d.links {
                 let (a, b) = graph.graph.edge_endpoints(l).expect("edge");
-                let (ra, rb) = (
-                    find(&mut root, d.composite_of[a.index()]),
-                    find(&mut root, d.composite_of[b.index()]),
-                );
-                assert_ne!(
-                    ra,
-                    rb,
+                assert!(
+                    joined.union(d.composite_of[a.index()], d.composite_of[b.index()]),
                     "{} graph {seed}: link {}-{} closes a cycle of composites",
                     family.label(),
                     graph.graph[a].id,
                     graph.graph[b].id
                 );
-                root[ra] = rb;
                 links += 1;
             }
         }
