@@ -258,7 +258,7 @@ type LoopParts = (Vec<Ear>, BTreeSet<NodeIndex>, Vec<EdgeIndex>);
 /// them, which it returns; the others are left empty.
 fn merge(loops: &mut [LoopParts], owner: &mut [Option<usize>], touched: &BTreeSet<usize>) -> usize {
     let mut ids = touched.iter().copied();
-    let into = ids.next().unwrap_or_default();
+    let into = ids.next().expect("a composite to merge into");
     for t in ids {
         let (ears, nodes, edges) = std::mem::take(&mut loops[t]);
         for v in &nodes {
