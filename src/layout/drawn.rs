@@ -226,11 +226,35 @@ fn untangle(ctx: &mut Ctx, points: &mut Vec<Point>, want: &[f64], links: &[(usiz
 /// tests).
 pub const PAIRS_PER_UNIT: u64 = 4;
 
+/// [`PAIRS_PER_UNIT`] of a level of more than
+/// [`LARGE_LEVEL_ROOMS`](super::LARGE_LEVEL_ROOMS) rooms, whose failure
+/// may take up to 10 s rather than 1. Timed on failing levels of 300 and
+/// 1,000 rooms (one thread), four pairs took 22 to 32 ns (majorizing 22,
+/// redrawing 24 to 27, spreading 27 to 32), a unit of the same drawn
+/// attempts' placements 78 to 120 ns: at four pairs a unit, a failing
+/// level of 300 rooms spent its 100 million units in 3.6 s (two drawn
+/// attempts after its five composite ones), while a level that spends its
+/// units placing takes up to about 8 s. At eight, 483 of 500 levels of
+/// 300 rooms lay out instead of 474 (50 graphs, 20 of them new), a
+/// failure taking up to 7.5 s instead of 4.3; at sixteen a failure took
+/// 11.4 s. Levels of up to 60 rooms keep four: at eight their failures
+/// took about 1.5 times as long, past their 1-second aim.
+pub const LARGE_PAIRS_PER_UNIT: u64 = 8;
+
 /// Counts `pairs` pairs looked at by a drawing against the level's work
 /// ([`Ctx::drawing_work`]): however many drawn attempts a level makes,
 /// their drawings end with its work budget.
 fn charge(ctx: &mut Ctx, pairs: u64) {
-    ctx.drawing_work += pairs / PAIRS_PER_UNIT;
+    ctx.drawing_work += pairs / pairs_per_unit(ctx.level.graph.node_count());
+}
+
+/// Pairs a drawing of a level of `rooms` rooms looks at per unit of work.
+fn pairs_per_unit(rooms: usize) -> u64 {
+    if rooms > super::LARGE_LEVEL_ROOMS {
+        LARGE_PAIRS_PER_UNIT
+    } else {
+        PAIRS_PER_UNIT
+    }
 }
 
 /// Most pairs (of links, of a room and a link, of two rooms) one
