@@ -8,10 +8,10 @@
 //! the ring inside it (inner rings are pushed outward so that the outer
 //! ones, where a bushy tree's rooms are, get their area), each subtree
 //! keeps a sector of angles in proportion to the arc its rooms need on
-//! the rings (so subtrees never compete for ground). The rooms are then placed depth by depth, each
-//! against its parent's door when that lands near its target, else a
-//! corridor away, as near its target as a corridor within the flow's bound
-//! reaches.
+//! the rings (so subtrees never compete for ground). The rooms are then
+//! placed depth by depth, each against its parent's door when that lands
+//! near its target, else a corridor away, as near its target as a
+//! corridor within the flow's bound reaches.
 
 use std::collections::VecDeque;
 use std::f64::consts::TAU;
@@ -330,13 +330,7 @@ fn plan(ctx: &mut Ctx, start: NodeIndex) -> Plan {
     };
     // Sectors: a room's sector split among its children by the angles
     // their subtrees need.
-    let need = angles_needed(ctx, &walk, &depth, &radius);
-    let mut children_need = vec![0.0f64; n];
-    for &(v, p) in &walk {
-        if let Some((p, _)) = p {
-            children_need[p.index()] += need[v.index()];
-        }
-    }
+    let (need, children_need) = angles_needed(ctx, &walk, &depth, &radius);
     let mut sector = vec![(0.0f64, TAU); n];
     sector[root.index()] = (ctx.rng.unit() * TAU, TAU);
     let mut used = vec![0.0f64; n];
@@ -382,7 +376,8 @@ fn plan(ctx: &mut Ctx, start: NodeIndex) -> Plan {
 /// per depth, rooms at `depth`, `walk` breadth first from the root): the
 /// larger of the room's own (its template's mean side and
 /// [`SECTOR_MARGIN`] along its ring) and its children's together, as
-/// their sectors lie within its own. A share of its parent's sector in
+/// their sectors lie within its own; and, per room, its children's
+/// together. A share of its parent's sector in
 /// proportion to its rooms gave a room of an inner ring with few rooms
 /// below it a sliver narrower than itself (a dead end of the fifth ring
 /// of a 300-room tree: 2 tiles of arc for a room 10 wide), so its target
@@ -396,19 +391,23 @@ fn angles_needed(
     walk: &[(NodeIndex, Option<(NodeIndex, EdgeIndex)>)],
     depth: &[usize],
     radius: &[f64],
-) -> Vec<f64> {
-    let mut need = vec![0.0f64; ctx.level.graph.node_count()];
+) -> (Vec<f64>, Vec<f64>) {
+    let n = ctx.level.graph.node_count();
+    let (mut need, mut children) = (vec![0.0f64; n], vec![0.0f64; n]);
+    // Deepest first: a room's children are summed before it is reached.
     for &(v, parent) in walk.iter().rev() {
         let d = depth[v.index()];
-        if d > 0 {
-            let own = (mean_side(ctx, v) + SECTOR_MARGIN) / radius[d].max(1.0);
-            need[v.index()] = need[v.index()].max(own);
-        }
+        let own = if d > 0 {
+            (mean_side(ctx, v) + SECTOR_MARGIN) / radius[d].max(1.0)
+        } else {
+            0.0
+        };
+        need[v.index()] = children[v.index()].max(own);
         if let Some((p, _)) = parent {
-            need[p.index()] += need[v.index()];
+            children[p.index()] += need[v.index()];
         }
     }
-    need
+    (need, children)
 }
 
 /// Tiles along its ring a room's sector holds beyond its template's mean
