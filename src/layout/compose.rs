@@ -12,7 +12,7 @@
 //!   angle by moving out along the edge, keeping its shape.
 //! - A part whose root has several links into it starts with the root's
 //!   block: Tutte's drawing of that block with a cycle or face through the
-//!   root outermost (the one enclosing the fewest rooms), turned so that
+//!   root outermost (the one enclosing the least ground), turned so that
 //!   the block lies right of the root, and squeezed (`y` scaled down,
 //!   which keeps a drawing free of crossings) when its angle is too
 //!   narrow. What hangs from the block's other rooms goes in the widest
@@ -67,6 +67,7 @@ type Part = Vec<(usize, Point)>;
 pub(super) fn compose(
     around: &[Vec<usize>],
     want: &[f64],
+    ground: &[usize],
     links: &[(usize, usize)],
     (block, drawn): (&[bool], &[Point]),
     rng: &mut Rng,
@@ -75,6 +76,7 @@ pub(super) fn compose(
     let mut composer = Composer {
         around,
         want,
+        ground,
         links,
         claimed: block.to_vec(),
         blocks: block.to_vec(),
@@ -100,6 +102,8 @@ pub(super) fn compose(
 struct Composer<'a> {
     around: &'a [Vec<usize>],
     want: &'a [f64],
+    /// Each room's ground in tiles ([`enclosed`]).
+    ground: &'a [usize],
     links: &'a [(usize, usize)],
     /// Rooms drawn, or being drawn, in some part.
     claimed: Vec<bool>,
@@ -235,7 +239,7 @@ impl Composer<'_> {
     }
 
     /// Of Tutte's drawings of `block` crossing nothing with `v` on the
-    /// outer cycle, one with no room on a link enclosing the fewest rooms:
+    /// outer cycle, one with no room on a link enclosing the least ground:
     /// the cycle and the drawing. The outer cycles tried are shortest
     /// cycles through `v`'s links (`into`), then, while none drew cleanly,
     /// through the block's other links; and the faces round `v` of every
@@ -250,6 +254,7 @@ impl Composer<'_> {
             around: self.around,
             block,
             want: self.want,
+            ground: self.ground,
             links: self.links,
         };
         // Cycles through `v`'s links, then through the block's other links.
@@ -284,7 +289,10 @@ impl Composer<'_> {
                 best = Some(((false, held), face, better));
             }
             if cycle.contains(&v) {
-                let key = (!clean, enclosed(&points, &cycle, block, self.around));
+                let key = (
+                    !clean,
+                    enclosed(&points, &cycle, block, self.around, self.ground),
+                );
                 if best.as_ref().is_none_or(|b| key < b.0) {
                     best = Some((key, cycle, points));
                 }
@@ -583,6 +591,7 @@ mod tests {
         let composer = Composer {
             around: &around,
             want: &want,
+            ground: &vec![1; n],
             links: &links,
             claimed: vec![true; n],
             blocks: vec![true; n],

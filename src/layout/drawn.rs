@@ -165,7 +165,11 @@ fn draw(ctx: &mut Ctx, rooms: &[NodeIndex], gap: f64) -> (Vec<Point>, Vec<(usize
     }
     let mut points = best.map(|b| b.2).unwrap_or_default();
     if crossings(&points, &links) > 0 {
-        untangle(ctx, &mut points, &want, &links);
+        let ground: Vec<usize> = half_sizes(ctx, rooms)
+            .iter()
+            .map(|&(w, h)| (4.0 * w * h).round() as usize)
+            .collect();
+        untangle(ctx, &mut points, &want, &ground, &links);
     }
     (points, links)
 }
@@ -184,7 +188,16 @@ fn spread_boxes(
     points: &[Point],
     links: &[(usize, usize)],
 ) -> Vec<Point> {
-    let half: Vec<(f64, f64)> = rooms
+    let half = half_sizes(ctx, rooms);
+    let reach = f64::from(ctx.params.corridor.1) * SPREAD_REACH;
+    let (points, spent) = spread::spread(points, &half, links, reach, &mut ctx.rng);
+    charge(ctx, spent);
+    points
+}
+
+/// Half the width and height of each of `rooms`' first template.
+fn half_sizes(ctx: &Ctx, rooms: &[NodeIndex]) -> Vec<(f64, f64)> {
+    rooms
         .iter()
         .map(|&v| {
             ctx.shape_options(v).first().map_or((3.0, 3.0), |&s| {
@@ -192,21 +205,25 @@ fn spread_boxes(
                 (f64::from(shape.width) / 2.0, f64::from(shape.height) / 2.0)
             })
         })
-        .collect();
-    let reach = f64::from(ctx.params.corridor.1) * SPREAD_REACH;
-    let (points, spent) = spread::spread(points, &half, links, reach, &mut ctx.rng);
-    charge(ctx, spent);
-    points
+        .collect()
 }
 
-/// Redraws `points`, whose links cross, without crossings where it can:
+/// Redraws `points`, whose links cross, without crossings where it can
+/// (`ground`: each room's tiles, which the loops drawn round it enclose):
 /// Tutte's drawings of the graph's blocks composed into one, each loop
 /// round what it holds stretched, relaxed without crossing
 /// ([`planar_start`]); else the
 /// drawing itself annealed ([`Tangle::untangle`]). A drawing that still
 /// crosses is kept as it is: placement may manage anyway.
-fn untangle(ctx: &mut Ctx, points: &mut Vec<Point>, want: &[f64], links: &[(usize, usize)]) {
-    if let Some((mut start, block)) = planar_start(want, links, points.len(), &mut ctx.rng) {
+fn untangle(
+    ctx: &mut Ctx,
+    points: &mut Vec<Point>,
+    want: &[f64],
+    ground: &[usize],
+    links: &[(usize, usize)],
+) {
+    if let Some((mut start, block)) = planar_start(want, ground, links, points.len(), &mut ctx.rng)
+    {
         let want = stretched(&start, &block, want, links);
         let mut tangle = Tangle::new(&mut start, &want, links).with_allowance(MAX_DRAWING_PAIRS);
         tangle.relax();
