@@ -444,6 +444,13 @@ impl Ctx<'_> {
         }
     }
 
+    /// Tiles of `node`'s first template ([`shape_options`](Self::shape_options)),
+    /// if it has one.
+    pub fn ground(&self, node: NodeIndex) -> Option<usize> {
+        let s = *self.shape_options(node).first()?;
+        Some((self.shapes[s].width * self.shapes[s].height) as usize)
+    }
+
     /// Whether the unplaced `next` has a placement that fits against the
     /// placed room `ni` by `edge`. Only a piece with two exits (a corridor
     /// piece) is checked: its one free exit may face a wall, which a room

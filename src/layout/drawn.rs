@@ -165,9 +165,9 @@ fn draw(ctx: &mut Ctx, rooms: &[NodeIndex], gap: f64) -> (Vec<Point>, Vec<(usize
     }
     let mut points = best.map(|b| b.2).unwrap_or_default();
     if crossings(&points, &links) > 0 {
-        let ground: Vec<usize> = half_sizes(ctx, rooms)
+        let ground: Vec<usize> = rooms
             .iter()
-            .map(|&(w, h)| (4.0 * w * h).round() as usize)
+            .map(|&v| ctx.ground(v).unwrap_or(UNKNOWN_GROUND))
             .collect();
         untangle(ctx, &mut points, &want, &ground, &links);
     }
@@ -194,6 +194,10 @@ fn spread_boxes(
     charge(ctx, spent);
     points
 }
+
+/// The ground of a room with no template: the 6x6 box [`half_sizes`]
+/// gives it.
+const UNKNOWN_GROUND: usize = 36;
 
 /// Half the width and height of each of `rooms`' first template.
 fn half_sizes(ctx: &Ctx, rooms: &[NodeIndex]) -> Vec<(f64, f64)> {

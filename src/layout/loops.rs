@@ -126,8 +126,7 @@ fn pocket_need(ctx: &Ctx, d: &Decomposition, canvas: &Canvas, v: NodeIndex) -> u
         d.composites[c]
             .nodes
             .iter()
-            .filter_map(|&w| ctx.shape_options(w).first().copied())
-            .map(|s| (ctx.shapes[s].width * ctx.shapes[s].height) as usize)
+            .filter_map(|&w| ctx.ground(w))
             .sum()
     };
     ctx.level
