@@ -195,19 +195,26 @@ fn spread_boxes(
     points
 }
 
-/// The ground of a room with no template: the 6x6 box [`half_sizes`]
-/// gives it.
-const UNKNOWN_GROUND: usize = 36;
+/// Half the side of the square box a room with no template is given.
+const UNKNOWN_HALF_SIDE: usize = 3;
+
+/// [`UNKNOWN_HALF_SIDE`] as [`half_sizes`] gives it.
+const UNKNOWN_HALF: f64 = UNKNOWN_HALF_SIDE as f64;
+
+/// The ground of a room with no template: its box's tiles.
+const UNKNOWN_GROUND: usize = (2 * UNKNOWN_HALF_SIDE) * (2 * UNKNOWN_HALF_SIDE);
 
 /// Half the width and height of each of `rooms`' first template.
 fn half_sizes(ctx: &Ctx, rooms: &[NodeIndex]) -> Vec<(f64, f64)> {
     rooms
         .iter()
         .map(|&v| {
-            ctx.shape_options(v).first().map_or((3.0, 3.0), |&s| {
-                let shape = &ctx.shapes[s];
-                (f64::from(shape.width) / 2.0, f64::from(shape.height) / 2.0)
-            })
+            ctx.shape_options(v)
+                .first()
+                .map_or((UNKNOWN_HALF, UNKNOWN_HALF), |&s| {
+                    let shape = &ctx.shapes[s];
+                    (f64::from(shape.width) / 2.0, f64::from(shape.height) / 2.0)
+                })
         })
         .collect()
 }
