@@ -195,14 +195,12 @@ fn spread_boxes(
     points
 }
 
-/// Half the side of the square box a room with no template is given.
-const UNKNOWN_HALF_SIDE: usize = 3;
+/// Half the side of a room with no template ([`radial::UNKNOWN_SIDE`]),
+/// as [`half_sizes`] gives it.
+const UNKNOWN_HALF: f64 = radial::UNKNOWN_SIDE as f64 / 2.0;
 
-/// [`UNKNOWN_HALF_SIDE`] as [`half_sizes`] gives it.
-const UNKNOWN_HALF: f64 = UNKNOWN_HALF_SIDE as f64;
-
-/// The ground of a room with no template: its box's tiles.
-const UNKNOWN_GROUND: usize = (2 * UNKNOWN_HALF_SIDE) * (2 * UNKNOWN_HALF_SIDE);
+/// The ground of a room with no template: its square's tiles.
+const UNKNOWN_GROUND: usize = (radial::UNKNOWN_SIDE * radial::UNKNOWN_SIDE) as usize;
 
 /// Half the width and height of each of `rooms`' first template.
 fn half_sizes(ctx: &Ctx, rooms: &[NodeIndex]) -> Vec<(f64, f64)> {

@@ -470,12 +470,17 @@ pub(super) fn room_side(ctx: &Ctx, rooms: &[NodeIndex]) -> f64 {
     sides.iter().sum::<f64>() / sides.len().max(1) as f64 + GAP
 }
 
-/// The mean of the width and height of `v`'s template (6 when it has
-/// none).
+/// The side of the square a room with no template is taken to be.
+pub(super) const UNKNOWN_SIDE: u32 = 6;
+
+/// The mean of the width and height of `v`'s template ([`UNKNOWN_SIDE`]
+/// when it has none).
 pub(super) fn mean_side(ctx: &Ctx, v: NodeIndex) -> f64 {
-    ctx.shape_options(v).first().map_or(6.0, |&s| {
-        f64::from(ctx.shapes[s].width + ctx.shapes[s].height) / 2.0
-    })
+    ctx.shape_options(v)
+        .first()
+        .map_or(f64::from(UNKNOWN_SIDE), |&s| {
+            f64::from(ctx.shapes[s].width + ctx.shapes[s].height) / 2.0
+        })
 }
 
 /// Places the rooms of `plan` in order on a new canvas, jumping back over
