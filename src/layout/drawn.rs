@@ -101,6 +101,7 @@ fn plan(ctx: &mut Ctx, start: NodeIndex, gap: f64) -> Plan {
         aims_from_neighbours: true,
         open_depth: OPEN_DEPTH,
         jumps_per_room: 1,
+        corridor_search: radial::CORRIDOR_SEARCH,
     }
 }
 
