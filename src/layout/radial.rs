@@ -11,9 +11,10 @@
 //! the rings (so subtrees never compete for ground). The rooms are then
 //! placed depth by depth. The rings give directions more than places: each
 //! room aims from where its parent landed towards a target beyond its ring,
-//! so it goes as far out as a corridor within the flow's bound reaches,
-//! except the rooms of small subtrees (twigs), which take a door of their
-//! parent, leaving the ground farther out to the large subtrees.
+//! so it goes as far out as a corridor within the flow's bound reaches;
+//! the rooms of small subtrees (twigs) take a door of their parent first
+//! (the one nearest that aim), leaving the ground farther out to the large
+//! subtrees.
 
 use std::collections::VecDeque;
 use std::f64::consts::TAU;
@@ -99,20 +100,20 @@ const TREE_CORRIDOR_SEARCH: i32 = 10;
 /// the map stayed empty. With [`TWIG_ROOMS`] and
 /// [`TREE_CORRIDOR_SEARCH`], on trees whose rooms attach anywhere (graphs
 /// 12,000..12,009 of the families, seeds 0 and 1): `uniform-tree(1000)`
-/// laid out 10 of 20 levels instead of 0; `uniform-tree(300)` 20 of 20
-/// either way, 0.507 to 0.684 direct doors, 10.3 to 5.4 corridor tiles a
-/// room; complete binary trees of 127 rooms 0.29 to 0.74 direct doors.
-/// Aiming at 1.5 or 3 times gave 7 and 10 of 20; a corridor's reach of
-/// 0.9 corridors instead of [`AIM_REACH`] 1.2 gave none, 1.4 gave 2.
+/// laid out 16 of 20 levels instead of 0. With twigs aiming at their
+/// parent (a first version): 10 of 20; aiming at 1.5 or 3 times gave 7
+/// and 10; a corridor's reach of 0.9 corridors instead of [`AIM_REACH`]
+/// 1.2 gave none, 1.4 gave 2.
 const AIM_BEYOND: f64 = 2.0;
 
-/// Rooms a tree's subtree may hold for its head to aim at its parent and
-/// take any door that fits before a corridor ([`Plan::doors_first`]),
-/// the rest of it following: a small subtree needs no ground of its own
-/// farther out, and close to its parent it leaves the outer ground to the
-/// large subtrees. On `uniform-tree(1000)` (above) subtrees of up to 4, 5,
-/// 6 and 8 rooms laid out 10, 10, 9 and 5 of 20 levels; dead ends alone, 1
-/// of 10 first placements.
+/// Rooms a tree's subtree may hold for its rooms to take any door that
+/// fits before a corridor ([`Plan::doors_first`]; the door nearest their
+/// aim): a small subtree needs no ground of its own farther out, and close
+/// to its parent it leaves the outer ground to the large subtrees. On
+/// `uniform-tree(1000)` (above) subtrees of up to 3, 5 and 8 rooms laid
+/// out 16 of 20 levels each, every room taking doors first none. Twigs
+/// aiming at their parent instead of beyond their ring laid out 10, 10
+/// and 5 (4, 5, 8 rooms).
 const TWIG_ROOMS: usize = 5;
 
 /// A tree's door placements within this many room sides of the target are
@@ -386,17 +387,7 @@ fn plan(ctx: &mut Ctx, start: NodeIndex) -> Plan {
             at: (r * angle.cos(), r * angle.sin()),
         });
     }
-    // Twigs aim at their parent's target; every target lies beyond its
-    // ring.
-    let twig = twigs(&walk, n);
-    for &(v, p) in &walk {
-        if let Some((p, _)) = p.filter(|_| twig[v.index()]) {
-            let at = targets[p.index()].expect("parent planned").at;
-            if let Some(t) = targets[v.index()].as_mut() {
-                t.at = at;
-            }
-        }
-    }
+    // Every target lies beyond its ring.
     for t in targets.iter_mut().flatten() {
         t.at = (t.at.0 * AIM_BEYOND, t.at.1 * AIM_BEYOND);
     }
@@ -416,7 +407,7 @@ fn plan(ctx: &mut Ctx, start: NodeIndex) -> Plan {
         side,
         stage: "tree",
         door_near,
-        doors_first: twig,
+        doors_first: twigs(&walk, n),
         aims_from_neighbours: false,
         open_depth: TREE_OPEN_DEPTH,
         jumps_per_room: TREE_JUMPS_PER_ROOM,
