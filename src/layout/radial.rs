@@ -111,7 +111,7 @@ const AIM_BEYOND: f64 = 2.0;
 /// aim): a small subtree needs no ground of its own farther out, and close
 /// to its parent it leaves the outer ground to the large subtrees. On
 /// `uniform-tree(1000)` (above) subtrees of up to 3, 5 and 8 rooms laid
-/// out 16 of 20 levels each, every room taking doors first none. Twigs
+/// out 16 of 20 levels each; with every room taking doors first, none. Twigs
 /// aiming at their parent instead of beyond their ring laid out 10, 10
 /// and 5 (4, 5, 8 rooms).
 const TWIG_ROOMS: usize = 5;
